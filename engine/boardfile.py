@@ -1,0 +1,56 @@
+"""The board file of CONTRACT.md: reading it with one-line errors, writing results back."""
+
+from __future__ import annotations
+
+import json
+
+from engine.board import Board, PlacedTile
+from engine.rules import DEFAULT_PRESET, Rules, get_rules
+
+
+class BoardFileError(ValueError):
+    """The file is not a board file; the message is one line meant for the user."""
+
+
+def parse_board(text: str, rules_override: str | None = None) -> tuple[Board, Rules]:
+    """Board and rules from board-file JSON; ``rules_override`` wins over the file's ``rules``."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise BoardFileError(f"malformed JSON: {error}") from None
+    return board_from_dict(data, rules_override)
+
+
+def board_from_dict(data: object, rules_override: str | None = None) -> tuple[Board, Rules]:
+    if not isinstance(data, dict) or not isinstance(data.get("tiles"), list):
+        raise BoardFileError('a board file is an object with a "tiles" list')
+    name = rules_override or data.get("rules") or DEFAULT_PRESET
+    if not isinstance(name, str):
+        raise BoardFileError('"rules" must be a preset name')
+    try:
+        rules = get_rules(name)
+    except ValueError as error:
+        raise BoardFileError(str(error)) from None
+    placements = []
+    for index, item in enumerate(data["tiles"]):
+        if not isinstance(item, dict) or "cell" not in item or "corners" not in item:
+            raise BoardFileError(f'tile {index}: needs "cell" and "corners"')
+        cell, corners = item["cell"], item["corners"]
+        if not (isinstance(cell, list) and isinstance(corners, list)):
+            raise BoardFileError(f"tile {index}: cell and corners are lists")
+        if not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= rules.max_number for n in corners):
+            raise BoardFileError(f"tile {index}: corners must be numbers 0..{rules.max_number}, got {corners}")
+        try:
+            placements.append(PlacedTile(tuple(cell), tuple(corners)))
+        except ValueError as error:
+            raise BoardFileError(f"tile {index}: {error}") from None
+    try:
+        return Board(tuple(placements)), rules
+    except ValueError as error:
+        raise BoardFileError(str(error)) from None
+
+
+def board_to_dict(board: Board, rules: Rules | None = None) -> dict:
+    out: dict = {} if rules is None else {"rules": rules.name}
+    out["tiles"] = [{"cell": list(p.cell), "corners": list(p.corners)} for p in board.placements]
+    return out

@@ -1,0 +1,83 @@
+"""`triominoes score`: the contract's shapes in, out, and one-line errors with exit status 2."""
+
+import json
+
+import pytest
+
+from service.cli import main
+
+CONTRACT_BOARD = {
+    "rules": "pressman-us",
+    "tiles": [{"cell": [0, 0], "corners": [5, 5, 5]}, {"cell": [1, 0], "corners": [5, 3, 5]}],
+}
+
+
+def write(tmp_path, data, name="board.json"):
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data))
+    return str(path)
+
+
+def test_contract_example(tmp_path, capsys):
+    assert main(["score", write(tmp_path, CONTRACT_BOARD)]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert {k: answer[k] for k in ("cell", "tile", "legal", "violations", "score")} == {
+        "cell": [1, 0],
+        "tile": [3, 5, 5],
+        "legal": True,
+        "violations": [],
+        "score": {"total": 13, "base": 13, "bonuses": []},
+    }
+
+
+def test_rules_option_and_svg(tmp_path, capsys):
+    board = {"tiles": [{"cell": [0, 0], "corners": [5, 5, 5]}]}
+    svg = tmp_path / "board.svg"
+    assert main(["score", write(tmp_path, board), "--rules", "pressman-2012", "--svg", str(svg)]) == 0
+    assert json.loads(capsys.readouterr().out)["score"]["total"] == 15
+    assert svg.read_text().startswith("<svg") and svg.read_text().count("<polygon") == 1
+
+
+def test_illegal_last_tile_and_earlier_problems_are_reported(tmp_path, capsys):
+    board = {
+        "tiles": [
+            {"cell": [0, 0], "corners": [5, 5, 5]},
+            {"cell": [1, 0], "corners": [4, 3, 4]},
+            {"cell": [9, 0], "corners": [0, 1, 2]},
+        ]
+    }
+    assert main(["score", write(tmp_path, board)]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert not answer["legal"] and [v["kind"] for v in answer["violations"]] == ["no_edge_contact"]
+    assert [v["kind"] for v in answer["earlier_violations"]] == ["edge_mismatch"]
+
+
+@pytest.mark.parametrize(
+    ("content", "args", "message"),
+    [
+        ("{not json", [], "malformed JSON"),
+        (CONTRACT_BOARD, ["--rules", "house"], "unknown rule preset 'house'"),
+        (
+            {"tiles": [{"cell": [0, 0], "corners": [1, 2, 3]}, {"cell": [0, 0], "corners": [1, 1, 1]}]},
+            [],
+            "given twice",
+        ),
+        ({"tiles": [{"cell": [0, 0], "corners": [1, 2, 9]}]}, [], "corners must be numbers 0..5"),
+        ({"tiles": [{"cell": [0, 0]}]}, [], 'needs "cell" and "corners"'),
+        ({"tiles": []}, [], "no tiles"),
+        ([1, 2], [], '"tiles" list'),
+        (b"\xff\xfe".decode("latin-1"), [], "malformed JSON"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, content, args, message):
+    assert main(["score", write(tmp_path, content), *args]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert message in captured.err and captured.err.count("\n") == 1
+
+
+def test_missing_file_and_unknown_command(capsys):
+    assert main(["score", "/no/such/board.json"]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    assert main(["scour"]) == 2
+    assert "invalid choice" in capsys.readouterr().err

@@ -1,0 +1,87 @@
+"""Properties over many seeded games and boards (hypothesis)."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.board import Board, PlacedTile, check_placement, validate_board
+from engine.lattice import LatticeMap, edge_neighbours
+from engine.moves import legal_moves
+from engine.rules import PRESETS, get_rules
+from engine.scoring import judge_each, judge_placement
+from engine.simulate import random_board, simulate_game
+from engine.tiles import rotations, tile_set
+
+presets = st.sampled_from(list(PRESETS))
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 6), preset=presets)
+def test_simulated_games_only_make_legal_boards(seed, players, preset):
+    rules = get_rules(preset)
+    played = simulate_game(seed, players, rules, max_rounds=3)
+    assert played.final_boards
+    for board in played.final_boards:
+        assert validate_board(board, rules) == []
+        assert all(result.legal for result in judge_each(board, rules))
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 4), preset=presets)
+def test_score_sheet_equals_the_sum_of_the_events(seed, players, preset):
+    game = simulate_game(seed, players, preset, max_rounds=4).game
+    sums = [sum(entry.deltas[i] for entry in game.log) for i in range(players)]
+    assert list(game.state.scores) == sums
+    assert game.score_sheet()[-1]["totals"] == sums
+
+
+def transform(board: Board, mapping: LatticeMap) -> Board:
+    return Board(tuple(PlacedTile(*mapping.corners(p.cell, p.corners)) for p in board.placements))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    size=st.integers(1, 45),
+    rotation=st.integers(0, 5),
+    dm=st.integers(-6, 6),
+    dk=st.integers(-6, 6),
+    preset=presets,
+    pick=st.integers(0, 10_000),
+)
+def test_rotating_or_translating_a_board_never_changes_a_score(seed, size, rotation, dm, dk, preset, pick):
+    rules = get_rules(preset)
+    board = random_board(seed, size)
+    mapping = LatticeMap(rotation, dm + (dm + dk) % 2, dk)
+    # Any tile not on the board at any frontier cell and rotation: legal or not, it scores the same.
+    spare = [t for t in tile_set() if t not in board.by_tile]
+    cells = sorted(board.frontier())
+    tile = spare[pick % len(spare)]
+    move = PlacedTile(cells[pick % len(cells)], rotations(tile.numbers)[pick % 3])
+    before = judge_placement(board, move, rules)
+    after = judge_placement(transform(board, mapping), PlacedTile(*mapping.corners(move.cell, move.corners)), rules)
+    assert after.score.total == before.score.total
+    assert [b.kind for b in after.score.bonuses] == [b.kind for b in before.score.bonuses]
+    assert sorted(v.kind for v in after.violations) == sorted(v.kind for v in before.violations)
+    assert [v.kind for v in validate_board(transform(board, mapping), rules)] == [
+        v.kind for v in validate_board(board, rules)
+    ]
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), size=st.integers(1, 50), hand_seed=st.integers(0, 10_000))
+def test_legal_moves_are_exactly_the_placements_that_break_no_rule(seed, size, hand_seed):
+    rules = get_rules("pressman-us")
+    board = random_board(seed, size)
+    spare = [t for t in tile_set() if t not in board.by_tile]
+    hand = [spare[(hand_seed + 7 * i) % len(spare)] for i in range(min(9, len(spare)))]
+    found = set(legal_moves(board, hand))
+    # Brute force: every rotation of every hand tile at every cell next to any tile.
+    cells = {n for p in board.placements for n in edge_neighbours(p.cell)} | set(board.by_cell)
+    brute = {
+        PlacedTile(cell, reading)
+        for cell in cells
+        for tile in hand
+        for reading in rotations(tile.numbers)
+        if not check_placement(board, PlacedTile(cell, reading), rules)
+    }
+    assert found == brute
