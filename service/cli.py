@@ -9,6 +9,8 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import numpy as np
+
 from engine.boardfile import BoardFileError, parse_board
 from engine.rules import DEFAULT_PRESET, PRESETS, get_rules
 from engine.scoring import judge_each
@@ -61,12 +63,72 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _datasets(args: argparse.Namespace) -> int:
+    from datasets import make
+    from service.progress import progress
+
+    if args.n < 1:
+        raise InputError(f"--n must be at least 1, not {args.n}")
+    if args.seed < 0:
+        raise InputError(f"--seed must not be negative, not {args.seed}")
+    first = make.SPLITS[args.split] + args.seed
+    seeds = range(first, first + args.n)
+    if args.action == "sheet":
+        import cv2
+
+        from datasets.sheet import contact_sheet
+
+        _writable_parent(args.out)
+        cv2.imwrite(args.out, contact_sheet(list(seeds)))
+        print(f"wrote {args.out}")
+        return 0
+    if args.action == "crops":
+        _writable_parent(args.out)
+        jobs = [make.RenderJob(s, tuple(args.styles) if args.styles else None) for s in seeds]
+        parts = list(progress(make.run_jobs(make.crops_for_seed, jobs, workers=args.workers), len(jobs), "crops"))
+        crops = np.concatenate([p[0] for p in parts])
+        labels = np.concatenate([p[1] for p in parts])
+        styles = np.concatenate([np.full(len(p[1]), p[2], np.int8) for p in parts])
+        np.savez_compressed(args.out, crops=crops, labels=labels, styles=styles, first_seed=first, n=args.n)
+        print(f"wrote {len(labels)} crops to {args.out}")
+        return 0
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"cannot create {out}: {error.strerror}") from None
+    if args.sequence:
+        for seed in progress(seeds, len(seeds), "sequences"):
+            make.make_sequence(seed, out, args.styles)
+        return 0
+    jobs = [make.RenderJob(s, tuple(args.styles) if args.styles else None, args.pairs, args.masks) for s in seeds]
+    for _ in progress(make.run_jobs(make.make_image, jobs, out, workers=args.workers), len(jobs), "render"):
+        pass
+    return 0
+
+
+def _writable_parent(path: str) -> None:
+    parent = Path(path).resolve().parent
+    if not parent.is_dir():
+        raise InputError(f"no such folder: {parent}")
+
+
 def _benchmark(args: argparse.Namespace) -> int:
     if args.target == "engine":
         from engine import bench
 
         bench.main(args.seconds)
+    elif args.target == "studio":
+        from datasets import bench as studio_bench
+
+        studio_bench.main(args.seconds)
     return 0
+
+
+def _style_names() -> list[str]:
+    from datasets.faces import STYLES
+
+    return list(STYLES)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -85,8 +147,26 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--rules", choices=list(PRESETS), default=DEFAULT_PRESET)
     simulate.set_defaults(run=_simulate)
 
+    data = commands.add_parser("datasets", help="synthetic photos with ground truth, and training crops")
+    data.add_argument(
+        "action",
+        choices=["render", "crops", "sheet"],
+        help="render: photos + truth into a folder; crops: a .npz of labelled corner crops; "
+        "sheet: a PNG contact sheet with truth drawn on",
+    )
+    data.add_argument("--out", required=True, help="folder (render) or file (crops, sheet)")
+    data.add_argument("--n", type=int, default=16, help="number of photos (or sequences)")
+    data.add_argument("--seed", type=int, default=0, help="first seed, counted from the split's start")
+    data.add_argument("--split", choices=["train", "val", "test"], default="train")
+    data.add_argument("--styles", nargs="+", choices=_style_names(), help="only these tile styles")
+    data.add_argument("--pairs", action="store_true", help="also a 'before' photo without the last tile")
+    data.add_argument("--sequence", action="store_true", help="frames and video of a game round per seed")
+    data.add_argument("--masks", action="store_true", help="also NAME.mask.png with tile ids")
+    data.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
+    data.set_defaults(run=_datasets)
+
     bench = commands.add_parser("benchmark", help="print speed figures")
-    bench.add_argument("target", choices=["engine"])
+    bench.add_argument("target", choices=["engine", "studio"])
     bench.add_argument("--seconds", type=float, default=3.0, help="time spent simulating games")
     bench.set_defaults(run=_benchmark)
     return parser

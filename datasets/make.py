@@ -1,0 +1,160 @@
+"""Writing datasets: photos with truth, before/after pairs, game sequences and corner crops.
+
+Image ``seed`` is its own identity: the same seed gives the same bytes, and seed ranges split the
+data (``SPLITS``) so that no evaluation ever sees a training seed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from datasets.studio import Rendered, render, sample_scene
+from engine.game import Place
+from engine.simulate import simulate_game
+from vision.crops import corner_crops
+
+SPLITS = {"train": 0, "val": 1_000_000, "test": 2_000_000}
+NO_NUMBER = 7  # the classifier's class for a blank back, a table spot or a hand
+CLASS_NAMES = [str(n) for n in range(7)] + ["none"]
+
+
+@dataclass(frozen=True)
+class RenderJob:
+    """What to make for one seed; a job is a plain value so worker processes can take it."""
+
+    seed: int
+    styles: tuple[str, ...] | None = None
+    pair: bool = False
+    masks: bool = False
+    n_tiles: int | None = None
+    size: tuple[int, int] | None = None
+
+
+def encode_jpeg(image: np.ndarray, quality: int) -> bytes:
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
+    if not ok:
+        raise RuntimeError("JPEG encoding failed")
+    return data.tobytes()
+
+
+def _write(out: Path, name: str, rendered: Rendered, quality: int, masks: bool) -> None:
+    (out / f"{name}.jpg").write_bytes(encode_jpeg(rendered.image, quality))
+    truth = dict(rendered.truth, image={**rendered.truth["image"], "path": f"{name}.jpg"})
+    (out / f"{name}.json").write_text(json.dumps(truth))
+    if masks:
+        cv2.imwrite(str(out / f"{name}.mask.png"), rendered.mask)
+
+
+def make_image(job: RenderJob, out: Path) -> str:
+    """Render one seed into ``out``: NAME.jpg and NAME.json (and the 'before' photo of a pair)."""
+    scene = sample_scene(job.seed, list(job.styles) if job.styles else None, job.n_tiles, pair=job.pair, size=job.size)
+    name = f"{job.seed:07d}"
+    quality = scene.options["jpeg"]
+    if job.pair:
+        _write(out, f"{name}_before", render(scene, board_tiles=len(scene.board) - 1, frame=1), quality, job.masks)
+    _write(out, name, render(scene), quality, job.masks)
+    return name
+
+
+def run_jobs(function, jobs: Sequence, *args, workers: int | None = None) -> Iterator:
+    """Results of ``function(job, *args)`` in job order, spread over worker processes."""
+    workers = workers or min(len(jobs), os.cpu_count() or 1)
+    if workers <= 1:
+        for job in jobs:
+            yield function(job, *args)
+        return
+    with ProcessPoolExecutor(workers) as pool:
+        yield from pool.map(function, jobs, *([a] * len(jobs) for a in args), chunksize=1)
+
+
+def make_sequence(
+    seed: int, out: Path, styles: Sequence[str] | None = None, still_frames: int = 2, max_events: int | None = None
+) -> Path:
+    """The frames of one round of a simulated game at a fixed camera: for each placement, frames
+    with a hand still on the new tile, then frames of the still board. Writes frames/NNNNNN.jpg
+    with truth, video.avi (MJPG) and events.json (each event with the frame it happened at)."""
+    played = simulate_game(seed, players=2, max_rounds=1)
+    game = played.game
+    board = played.final_boards[0]
+    scene = sample_scene(seed, list(styles) if styles else None, board=board, loose_tiles=False)
+    folder = out / f"sequence_{seed:07d}"
+    (folder / "frames").mkdir(parents=True, exist_ok=True)
+    width, height = scene.camera.size
+    video = cv2.VideoWriter(str(folder / "video.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 5, (width, height))
+    frame, events, placed = 0, [], 0
+
+    def shoot(board_tiles: int, hand_over: int | None) -> None:
+        nonlocal frame
+        rendered = render(scene, board_tiles=board_tiles, hand_over=hand_over, frame=frame)
+        rendered.truth["studio"]["hand"] = hand_over is not None
+        _write(folder / "frames", f"{frame:06d}", rendered, 90, masks=False)
+        video.write(rendered.image)
+        frame += 1
+
+    shoot(0, None)
+    for entry in game.log[:max_events]:
+        if isinstance(entry.event, Place):
+            placed += 1
+            shoot(placed, placed - 1)  # the player's hand is still on the tile just put down
+        events.append({"frame": frame, **entry.to_dict()})
+        for _ in range(still_frames if isinstance(entry.event, Place) else 1):
+            shoot(placed, None)
+    video.release()
+    sheet = {
+        "players": list(game.players),
+        "rules": game.rules.name,
+        "events": events,
+        "final_scores": [sum(e["deltas"][i] for e in events) for i in range(len(game.players))],
+    }
+    (folder / "events.json").write_text(json.dumps(sheet))
+    return folder
+
+
+def crops_for_seed(job: RenderJob) -> tuple[np.ndarray, np.ndarray, int]:
+    """Labelled corner crops from one rendered photo, cut like the reader cuts them but from
+    slightly wrong corners (position jitter, up to 20 degrees of turn), plus "no number" crops
+    of face-down tiles, hidden corners and bare table."""
+    scene = sample_scene(job.seed, list(job.styles) if job.styles else None, job.n_tiles)
+    rendered = render(scene)
+    rng = np.random.default_rng([job.seed, 7])
+    side = rendered.truth["studio"]["tile_side_px"]
+    triangles, labels = [], []
+    for tile in rendered.truth["tiles"]:
+        triangles.append([[c["x"], c["y"]] for c in tile["corners"]])
+        labels.extend(NO_NUMBER if c["hidden"] else c["value"] for c in tile["corners"])
+    for tile in rendered.truth["face_down"]:
+        triangles.append(tile["corners"])
+        labels.extend([NO_NUMBER] * 3)
+    h, w = rendered.mask.shape
+    for _ in range(max(1, len(triangles) // 6)):  # bare table, where the mask shows no tile
+        centre = rng.uniform((side, side), (w - side, h - side))
+        if rendered.mask[int(centre[1]), int(centre[0])] == 0:
+            angle = rng.uniform(0, 2 * math.pi)
+            offsets = [(math.cos(angle + k * 2.0944), math.sin(angle + k * 2.0944)) for k in range(3)]
+            triangles.append((centre + np.array(offsets) * side / math.sqrt(3)).tolist())
+            labels.extend([NO_NUMBER] * 3)
+    triangles = np.array(triangles, np.float32).reshape(-1, 3, 2)
+    centres = triangles.mean(1, keepdims=True)
+    turn = np.radians(rng.uniform(-20, 20, len(triangles)))
+    rot = np.stack([np.cos(turn), -np.sin(turn), np.sin(turn), np.cos(turn)], 1).reshape(-1, 2, 2)
+    jittered = centres + np.einsum("tij,tkj->tki", rot, triangles - centres)
+    jittered += rng.normal(0, 0.03 * side, jittered.shape)
+    # Cut from what the reader sees: the photo after JPEG at this scene's quality.
+    photo = cv2.imdecode(np.frombuffer(encode_jpeg(rendered.image, scene.options["jpeg"]), np.uint8), cv2.IMREAD_COLOR)
+    crops = corner_crops(photo, jittered)
+    return crops, np.array(labels, np.int8), _style_index(scene.style.name)
+
+
+def _style_index(name: str) -> int:
+    from datasets.faces import STYLES
+
+    return list(STYLES).index(name)

@@ -1,0 +1,183 @@
+"""The photo studio: truth measured on the rendered pixels, determinism, crops, pairs, sequences."""
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.faces import STYLES
+from datasets.make import NO_NUMBER, RenderJob, crops_for_seed, make_image, make_sequence
+from datasets.studio import render, sample_scene
+from engine.board import Board
+from engine.rules import get_rules
+from engine.scoring import judge_last
+from service.cli import main
+from vision.crops import corner_crops
+
+SEEDS = [3, 11, 24, 40]
+
+
+def clean(scene):
+    """The scene without the effects that hide tiles (hand, blur, noise, glare)."""
+    scene.options.update(hand=False, defocus=0.0, motion=0.0, noise=0.0, glare=0, hard_shadow=False)
+    return scene
+
+
+def triangles(truth):
+    return np.array([[[c["x"], c["y"]] for c in t["corners"]] for t in truth["tiles"]], np.float32)
+
+
+def measured_corners(region: np.ndarray, corners: np.ndarray, side: float) -> np.ndarray:
+    """The tile's sharp corners measured on its rendered face: a line fitted to the straight middle
+    of each edge of the mask's outline, then adjacent lines intersected. ``corners`` only says
+    which outline points belong to which edge."""
+    contours, _ = cv2.findContours(region.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    outline = max(contours, key=len).reshape(-1, 2).astype(np.float64)
+    lines = []
+    for i in range(3):
+        a, b = corners[i], corners[(i + 1) % 3]
+        along = (outline - a) @ (b - a) / np.dot(b - a, b - a)
+        normal = np.array([-(b - a)[1], (b - a)[0]]) / np.linalg.norm(b - a)
+        near = outline[(along > 0.25) & (along < 0.75) & (np.abs((outline - a) @ normal) < 0.15 * side)]
+        vx, vy, x, y = cv2.fitLine(near.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x, y]), np.array([vx, vy])))
+    points = []
+    for i in range(3):  # corner i is where edge i-1 (ending at it) meets edge i (starting at it)
+        (p, u), (q, v) = lines[i - 1], lines[i]
+        t = np.linalg.solve(np.column_stack([u, -v]), q - p)
+        points.append(p + t[0] * u)
+    return np.array(points)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_truth_corners_sit_on_the_rendered_tile_corners(seed):
+    scene = clean(sample_scene(seed, n_tiles=12))
+    rendered = render(scene)
+    side = rendered.truth["studio"]["tile_side_px"]
+    errors = []
+    for index, tile in enumerate(scene.tiles):
+        if tile.numbers is None:
+            continue
+        region = rendered.mask == index + 1
+        if region.sum() < 0.3 * side * side:  # too small to fit edges on
+            continue
+        truth = next(
+            t
+            for t in rendered.truth["tiles"]
+            if t["cell"] == (list(tile.cell) if tile.cell else None)
+            and [c["value"] for c in t["corners"]] == list(tile.numbers)
+        )
+        corners = np.array([[c["x"], c["y"]] for c in truth["corners"]])
+        errors.extend(np.linalg.norm(measured_corners(region, corners, side) - corners, axis=1))
+    assert errors
+    assert np.median(errors) < 0.02 * side + 1.0
+    assert np.max(errors) < 0.05 * side + 2.0
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_corners_are_listed_clockwise_as_seen(seed):
+    truth = render(sample_scene(seed)).truth
+    for tri in list(triangles(truth)) + [np.array(t["corners"]) for t in truth["face_down"]]:
+        (ax, ay), (bx, by), (cx, cy) = tri
+        assert (bx - ax) * (cy - ay) - (by - ay) * (cx - ax) > 0  # y down: positive is clockwise
+
+
+def test_drawn_numbers_match_the_truth_values():
+    """Crops of the same value look alike: leave-one-out nearest class mean on clean renders."""
+    for seed in (5, 6, 7):
+        scene = clean(sample_scene(seed, styles=["ivory"], n_tiles=40, size=(1280, 960)))
+        rendered = render(scene)
+        # The middle of each crop, where the number is, with brightness and contrast normalised.
+        cut = corner_crops(rendered.image, triangles(rendered.truth))[:, 4:24, 6:26].astype(np.float32)
+        cut = cut.reshape(len(cut), -1)
+        features = (cut - cut.mean(1, keepdims=True)) / (cut.std(1, keepdims=True) + 1e-6)
+        # One font and tile size per scene, so compare within each scene only.
+        values = np.array([c["value"] for t in rendered.truth["tiles"] for c in t["corners"]])
+        right = 0
+        for i in range(len(values)):
+            keep = np.arange(len(values)) != i
+            means = {v: features[keep & (values == v)].mean(0) for v in set(values[keep])}
+            guess = min(means, key=lambda v: np.linalg.norm(features[i] - means[v]))
+            right += guess == values[i]
+        # Chance is about 1 in 6; values listed on the wrong corners would score near it.
+        assert right / len(values) > 0.7, f"seed {seed}: {right}/{len(values)}"
+
+
+def test_every_style_renders():
+    for name in STYLES:
+        rendered = render(sample_scene(1, styles=[name], n_tiles=5))
+        assert rendered.truth["studio"]["style"] == name
+        assert rendered.image.dtype == np.uint8 and rendered.image.std() > 5
+
+
+def test_same_seed_same_bytes(tmp_path):
+    first, second = tmp_path / "a", tmp_path / "b"
+    first.mkdir(), second.mkdir()
+    make_image(RenderJob(17, masks=True), first)
+    make_image(RenderJob(17, masks=True), second)
+    for name in ("0000017.jpg", "0000017.json", "0000017.mask.png"):
+        assert (first / name).read_bytes() == (second / name).read_bytes()
+    make_image(RenderJob(18), second)
+    assert (second / "0000018.jpg").read_bytes() != (second / "0000017.jpg").read_bytes()
+
+
+def test_pair_truth_scores_the_added_tile(tmp_path):
+    make_image(RenderJob(21, pair=True), tmp_path)
+    before = json.loads((tmp_path / "0000021_before.json").read_text())
+    after = json.loads((tmp_path / "0000021.json").read_text())
+    on_board = [t for t in after["tiles"] if t["cell"] is not None]
+    assert len([t for t in before["tiles"] if t["cell"] is not None]) == len(on_board) - 1
+    placement = after["last_placement"]
+    assert placement["legal"] and placement["cell"] in [t["cell"] for t in on_board]
+    assert after["image"]["path"] == "0000021.jpg"
+    assert cv2.imread(str(tmp_path / "0000021_before.jpg")).shape[:2] == (
+        after["image"]["height"],
+        after["image"]["width"],
+    )
+
+
+def test_truth_last_placement_is_the_engines_answer():
+    scene = sample_scene(8, n_tiles=10)
+    truth = render(scene).truth
+    assert truth["last_placement"] == judge_last(scene.board, get_rules("pressman-us")).to_dict()
+
+
+def test_crops_have_labels_for_every_class_kind():
+    crops, labels, style = crops_for_seed(RenderJob(4))
+    assert crops.shape == (len(labels), 32, 32) and crops.dtype == np.uint8
+    assert set(labels.tolist()) <= set(range(NO_NUMBER + 1))
+    assert NO_NUMBER in labels and (labels < NO_NUMBER).sum() > 0
+    assert 0 <= style < len(STYLES)
+
+
+def test_sequence_frames_video_and_events(tmp_path):
+    folder = make_sequence(2, tmp_path, max_events=3, still_frames=1)
+    events = json.loads((folder / "events.json").read_text())
+    frames = sorted((folder / "frames").glob("*.json"))
+    assert len(events["events"]) == 3 and (folder / "video.avi").stat().st_size > 1000
+    counts = [len([t for t in json.loads(f.read_text())["tiles"] if t["cell"] is not None]) for f in frames]
+    assert counts[0] == 0 and counts == sorted(counts)
+    placed = [e for e in events["events"] if e["event"]["kind"] == "place"]
+    assert counts[-1] == len(placed)
+    board = Board.of([(tuple(e["event"]["cell"]), tuple(e["event"]["corners"])) for e in placed])
+    assert len(board) == len(placed)
+    assert events["final_scores"] == [sum(e["deltas"][i] for e in events["events"]) for i in range(2)]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["datasets", "render", "--out", "X", "--n", "0"],
+        ["datasets", "render", "--out", "X", "--seed", "-1"],
+        ["datasets", "render", "--out", "X", "--styles", "plaid"],
+        ["datasets", "render"],
+        ["datasets", "crops", "--out", "/no/such/folder/c.npz"],
+        ["datasets", "paint", "--out", "X"],
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line(args, capsys, tmp_path):
+    args = [str(tmp_path / a) if a == "X" else a for a in args]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("triominoes: error:")
