@@ -20,11 +20,10 @@ import numpy as np
 from datasets.studio import Rendered, render, sample_scene
 from engine.game import Place
 from engine.simulate import simulate_game
+from models.classes import NO_NUMBER
 from vision.crops import corner_crops
 
 SPLITS = {"train": 0, "val": 1_000_000, "test": 2_000_000}
-NO_NUMBER = 7  # the classifier's class for a blank back, a table spot or a hand
-CLASS_NAMES = [str(n) for n in range(7)] + ["none"]
 
 
 @dataclass(frozen=True)
@@ -158,3 +157,27 @@ def _style_index(name: str) -> int:
     from datasets.faces import STYLES
 
     return list(STYLES).index(name)
+
+
+DATA = Path("data")
+
+
+def load_crops(split: str, images: int, report=None) -> dict[str, np.ndarray]:
+    """Crops of the first ``images`` seeds of ``split``, rendered once and cached in data/
+    (the same file ``triominoes datasets crops`` writes)."""
+    path = DATA / f"crops_{split}_0_{images}.npz"
+    if path.is_file():
+        with np.load(path) as stored:
+            return {k: stored[k] for k in ("crops", "labels", "styles")}
+    first = SPLITS[split]
+    jobs = [RenderJob(first + k) for k in range(images)]
+    results = run_jobs(crops_for_seed, jobs)
+    parts = list(report(results, len(jobs), f"crops {split}") if report else results)
+    data = {
+        "crops": np.concatenate([p[0] for p in parts]),
+        "labels": np.concatenate([p[1] for p in parts]),
+        "styles": np.concatenate([np.full(len(p[1]), p[2], np.int8) for p in parts]),
+    }
+    DATA.mkdir(exist_ok=True)
+    np.savez_compressed(path, **data, first_seed=first, n=images)
+    return data

@@ -86,10 +86,15 @@ def _datasets(args: argparse.Namespace) -> int:
         _writable_parent(args.out)
         jobs = [make.RenderJob(s, tuple(args.styles) if args.styles else None) for s in seeds]
         parts = list(progress(make.run_jobs(make.crops_for_seed, jobs, workers=args.workers), len(jobs), "crops"))
-        crops = np.concatenate([p[0] for p in parts])
         labels = np.concatenate([p[1] for p in parts])
-        styles = np.concatenate([np.full(len(p[1]), p[2], np.int8) for p in parts])
-        np.savez_compressed(args.out, crops=crops, labels=labels, styles=styles, first_seed=first, n=args.n)
+        np.savez_compressed(
+            args.out,
+            crops=np.concatenate([p[0] for p in parts]),
+            labels=labels,
+            first_seed=first,
+            n=args.n,
+            styles=np.concatenate([np.full(len(p[1]), p[2], np.int8) for p in parts]),
+        )
         print(f"wrote {len(labels)} crops to {args.out}")
         return 0
     out = Path(args.out)
@@ -104,6 +109,19 @@ def _datasets(args: argparse.Namespace) -> int:
     jobs = [make.RenderJob(s, tuple(args.styles) if args.styles else None, args.pairs, args.masks) for s in seeds]
     for _ in progress(make.run_jobs(make.make_image, jobs, out, workers=args.workers), len(jobs), "render"):
         pass
+    return 0
+
+
+def _train(args: argparse.Namespace) -> int:
+    try:
+        from models.train import train
+    except ImportError as error:
+        raise InputError(f"training needs the train extra (pip install -e '.[train]'): {error}") from None
+    from service.progress import progress
+
+    if args.images < 10 or args.epochs < 1:
+        raise InputError("--images must be at least 10 and --epochs at least 1")
+    train(Path(args.out), args.seed, args.images, max(10, args.images // 10), args.epochs, report=progress)
     return 0
 
 
@@ -122,6 +140,14 @@ def _benchmark(args: argparse.Namespace) -> int:
         from datasets import bench as studio_bench
 
         studio_bench.main(args.seconds)
+    elif args.target == "classifier":
+        from models import evaluate
+        from service.progress import progress
+
+        try:
+            evaluate.main(args.model, args.images, args.confusion, report=progress)
+        except FileNotFoundError as error:
+            raise InputError(str(error)) from None
     return 0
 
 
@@ -165,8 +191,18 @@ def build_parser() -> argparse.ArgumentParser:
     data.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
     data.set_defaults(run=_datasets)
 
-    bench = commands.add_parser("benchmark", help="print speed figures")
-    bench.add_argument("target", choices=["engine", "studio"])
+    training = commands.add_parser("train", help="train the corner classifier on studio crops and export ONNX")
+    training.add_argument("--out", default="models/corner.onnx")
+    training.add_argument("--seed", type=int, default=0)
+    training.add_argument("--images", type=int, default=3000, help="training photos (validation: a tenth)")
+    training.add_argument("--epochs", type=int, default=12)
+    training.set_defaults(run=_train)
+
+    bench = commands.add_parser("benchmark", help="print speed and accuracy figures")
+    bench.add_argument("target", choices=["engine", "studio", "classifier"])
+    bench.add_argument("--model", default="models/corner.onnx", help="classifier: the ONNX model")
+    bench.add_argument("--images", type=int, default=600, help="classifier: test-split photos to crop")
+    bench.add_argument("--confusion", metavar="OUT.png", help="classifier: also draw the confusion matrix")
     bench.add_argument("--seconds", type=float, default=3.0, help="time spent simulating games")
     bench.set_defaults(run=_benchmark)
     return parser

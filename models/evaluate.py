@@ -1,0 +1,56 @@
+"""Classifier figures on the test split (seeds never trained on): accuracy per class and style,
+calibration, the confusion matrix, and time per corner in a frame-sized batch."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import cv2
+import numpy as np
+
+from datasets.faces import STYLES
+from datasets.make import load_crops
+from models.classifier import CornerClassifier
+from models.metrics import confusion_picture, summary
+
+FRAME_CORNERS = 168  # 56 tiles
+
+
+def time_per_corner(classifier: CornerClassifier, crops: np.ndarray, repeats: int = 200) -> float:
+    """Median microseconds per corner over batches of one full frame."""
+    batch = np.resize(crops, (FRAME_CORNERS, *crops.shape[1:]))
+    classifier.predict(batch)
+    timings = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        classifier.predict(batch)
+        timings.append(time.perf_counter() - start)
+    return float(np.median(timings)) / FRAME_CORNERS * 1e6
+
+
+def evaluate(model: str, images: int, report=None) -> dict:
+    data = load_crops("test", images, report)
+    classifier = CornerClassifier(model)
+    probabilities = np.concatenate(
+        [classifier.predict(data["crops"][i : i + 4096]) for i in range(0, len(data["crops"]), 4096)]
+    )
+    figures = summary(probabilities, data["labels"].astype(np.int64), data["styles"], list(STYLES))
+    figures["us_per_corner"] = time_per_corner(classifier, data["crops"])
+    figures["model_bytes"] = os.path.getsize(model)
+    return figures
+
+
+def main(model: str, images: int, confusion_png: str | None = None, report=None) -> None:
+    figures = evaluate(model, images, report)
+    print(f"test split: {images} photos, {figures['crops']} corner crops")
+    print(f"accuracy {figures['accuracy']:.4%}, expected calibration error {figures['ece']:.4f}")
+    print("per class: " + ", ".join(f"{k} {v:.4%}" for k, v in figures["per_class"].items()))
+    print("per style: " + ", ".join(f"{k} {v:.4%}" for k, v in figures["per_style"].items()))
+    print(
+        f"{figures['us_per_corner']:.1f} microseconds per corner in batches of {FRAME_CORNERS}; "
+        f"model {figures['model_bytes'] / 1024:.0f} KiB"
+    )
+    if confusion_png:
+        cv2.imwrite(confusion_png, confusion_picture(figures["confusion"]))
+        print(f"wrote {confusion_png}")

@@ -1,0 +1,128 @@
+"""Training the corner classifier on studio crops, and exporting it to ONNX (needs the `train` extra).
+
+``triominoes train --seed S`` renders the crops it needs (cached under data/), trains on the CPU,
+calibrates the confidence on the validation split (temperature scaling) and writes the ONNX model.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from datasets.make import load_crops
+from models.net import CornerNet, parameter_count
+
+
+def augment(batch: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """Photo-level variety beyond the studio's: contrast, brightness, blur, noise, a pixel or two of shift."""
+    n = len(batch)
+    x = batch.float()
+    contrast = torch.empty(n, 1, 1, 1).uniform_(0.5, 1.4, generator=generator)
+    bright = torch.empty(n, 1, 1, 1).uniform_(-40, 40, generator=generator)
+    x = (x - 128) * contrast + 128 + bright
+    blurred = nn.functional.avg_pool2d(nn.functional.pad(x, (1, 1, 1, 1), mode="replicate"), 3, stride=1)
+    blur = (torch.rand(n, 1, 1, 1, generator=generator) < 0.25).float()
+    x = blur * blurred + (1 - blur) * x
+    x = x + torch.randn(x.shape, generator=generator) * torch.empty(n, 1, 1, 1).uniform_(0, 8, generator=generator)
+    dx, dy = (int(v) for v in torch.randint(-2, 3, (2,), generator=generator))
+    x = torch.roll(x, shifts=(dy, dx), dims=(2, 3))
+    return x.clamp(0, 255)
+
+
+def fit_temperature(logits: torch.Tensor, labels: torch.Tensor) -> float:
+    """The softmax temperature that makes validation confidences honest (least negative log-likelihood)."""
+    temperatures = torch.linspace(0.5, 3.0, 51)
+    losses = [nn.functional.cross_entropy(logits / t, labels).item() for t in temperatures]
+    return float(temperatures[int(np.argmin(losses))])
+
+
+class Calibrated(nn.Module):
+    """What is exported: raw uint8 crops in, calibrated probabilities out."""
+
+    def __init__(self, net: CornerNet, temperature: float) -> None:
+        super().__init__()
+        self.net = net
+        self.register_buffer("temperature", torch.tensor(temperature))
+
+    def forward(self, crops: torch.Tensor) -> torch.Tensor:
+        return torch.softmax(self.net(crops) / self.temperature, dim=1)
+
+
+def train(
+    out: Path,
+    seed: int = 0,
+    train_images: int = 3000,
+    val_images: int = 300,
+    epochs: int = 12,
+    batch_size: int = 256,
+    report: Callable | None = None,
+    log: Callable[[str], None] = print,
+) -> dict:
+    torch.manual_seed(seed)
+    generator = torch.Generator().manual_seed(seed)
+    train_set = load_crops("train", train_images, report)
+    val_set = load_crops("val", val_images, report)
+    x_train = torch.from_numpy(train_set["crops"][:, None])
+    y_train = torch.from_numpy(train_set["labels"].astype(np.int64))
+    x_val = torch.from_numpy(val_set["crops"][:, None])
+    y_val = torch.from_numpy(val_set["labels"].astype(np.int64))
+    net = CornerNet()
+    log(f"{len(y_train)} training crops, {len(y_val)} validation crops, {parameter_count(net)} parameters")
+    steps = epochs * math.ceil(len(y_train) / batch_size)
+    optimiser = torch.optim.AdamW(net.parameters(), lr=4e-3, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=4e-3, total_steps=steps, pct_start=0.15)
+    best, best_state = -1.0, None
+    start = time.perf_counter()
+    for epoch in range(epochs):
+        net.train()
+        order = torch.randperm(len(y_train), generator=generator)
+        batches = range(0, len(order), batch_size)
+        for first in report(batches, len(batches), f"epoch {epoch + 1}/{epochs}") if report else batches:
+            index = order[first : first + batch_size]
+            logits = net(augment(x_train[index], generator))
+            loss = nn.functional.cross_entropy(logits, y_train[index], label_smoothing=0.02)
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+        accuracy = (predict_logits(net, x_val).argmax(1) == y_val).float().mean().item()
+        log(f"epoch {epoch + 1}: validation accuracy {accuracy:.4%} ({time.perf_counter() - start:.0f} s)")
+        if accuracy >= best:
+            best, best_state = accuracy, {k: v.clone() for k, v in net.state_dict().items()}
+    net.load_state_dict(best_state)
+    temperature = fit_temperature(predict_logits(net, x_val), y_val)
+    calibrated = Calibrated(net, temperature).eval()
+    export(calibrated, out)
+    torch.save(calibrated.state_dict(), out.with_suffix(".pt"))  # for the ONNX-versus-torch test
+    log(
+        f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB), temperature {temperature:.2f}, "
+        f"best validation accuracy {best:.4%}"
+    )
+    return {"validation_accuracy": best, "temperature": temperature, "seconds": time.perf_counter() - start}
+
+
+@torch.no_grad()
+def predict_logits(net: nn.Module, crops: torch.Tensor, batch_size: int = 2048) -> torch.Tensor:
+    net.eval()
+    return torch.cat([net(crops[i : i + batch_size]) for i in range(0, len(crops), batch_size)])
+
+
+def export(model: nn.Module, out: Path) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    example = torch.zeros(2, 1, 32, 32, dtype=torch.uint8)
+    torch.onnx.export(
+        model,
+        (example,),
+        str(out),
+        input_names=["crops"],
+        output_names=["probabilities"],
+        dynamic_axes={"crops": {0: "batch"}, "probabilities": {0: "batch"}},
+        opset_version=17,
+        dynamo=False,
+    )

@@ -1,0 +1,98 @@
+"""The constraint decoder, fed synthetic corner probabilities (no images)."""
+
+import numpy as np
+import pytest
+
+from engine.board import Board
+from engine.simulate import random_board
+from vision.decode import decode
+
+
+def confident(readings, sure=0.97):
+    """Probabilities that favour each given number with ``sure``, the rest spread thin."""
+    probs = np.full((len(readings), 3, 8), (1 - sure) / 7)
+    for t, reading in enumerate(readings):
+        for i, n in enumerate(reading):
+            probs[t, i, n] = sure
+    return probs
+
+
+def numbers(decoded):
+    return [d.numbers for d in decoded]
+
+
+def test_clean_board_reads_back_exactly():
+    board = random_board(4, 40)
+    truth = [p.corners for p in board.placements]
+    decoded = decode(confident(truth), [p.cell for p in board.placements])
+    assert numbers(decoded) == truth
+    assert not any(d.ambiguous for d in decoded) and all(d.in_set for d in decoded)
+
+
+def test_neighbours_outvote_a_misread_corner():
+    board = random_board(9, 30)
+    truth = [p.corners for p in board.placements]
+    probs = confident(truth)
+    # Tile 5's first corner is read wrong (0.8 for a wrong number); its neighbours agree on the truth.
+    wrong = (truth[5][0] + 1) % 6
+    probs[5, 0] = 0.2 / 7
+    probs[5, 0, wrong] = 0.8
+    decoded = decode(probs, [p.cell for p in board.placements])
+    assert numbers(decoded) == truth
+
+
+def test_a_real_corner_mismatch_is_kept_not_corrected():
+    # Down (1,0) shares (0,0)-(1,1) with up (0,0); both are read with near certainty and disagree.
+    board = Board.of([((0, 0), (5, 5, 5)), ((1, 0), (4, 3, 4))])
+    probs = confident([p.corners for p in board.placements], sure=0.999999)
+    decoded = decode(probs, [p.cell for p in board.placements])
+    assert numbers(decoded) == [(5, 5, 5), (4, 3, 4)]
+
+
+def test_reading_becomes_a_set_tile_unless_the_evidence_is_overwhelming():
+    probs = confident([(5, 2, 1)], sure=0.6)
+    probs[0, 1, 5] = 0.3  # 5-5-1 read clockwise is a tile (1-5-5)
+    (weak,) = decode(probs, [None])
+    assert weak.in_set and weak.numbers != (5, 2, 1)
+    (strong,) = decode(confident([(5, 2, 1)], sure=0.999999), [None])
+    assert strong.numbers == (5, 2, 1) and not strong.in_set
+
+
+def test_each_tile_appears_once():
+    probs = confident([(1, 2, 5), (1, 2, 5)])
+    probs[1, 2] = 0.3 / 6
+    probs[1, 2, 5], probs[1, 2, 4] = 0.4, 0.3  # second choice 1-2-4
+    decoded = decode(probs, [None, None])
+    assert sorted(numbers(decoded)) == [(1, 2, 4), (1, 2, 5)]
+
+
+def test_what_the_constraints_cannot_settle_is_flagged():
+    probs = confident([(0, 3, 4)])
+    probs[0, 0] = 0.0
+    probs[0, 0, 0], probs[0, 0, 1] = 0.5, 0.5  # 0-3-4 and 1-3-4 are both tiles
+    (tile,) = decode(probs, [None])
+    assert tile.ambiguous and tile.confidences[0] == pytest.approx(0.5, abs=0.01)
+    assert tile.confidences[1] > 0.95  # about its own probability, 0.97
+
+
+def test_unreadable_corner_is_filled_in_by_the_board():
+    board = random_board(2, 20)
+    truth = [p.corners for p in board.placements]
+    probs = confident(truth)
+    probs[3, 2] = 0.0
+    probs[3, 2, 7] = 1.0  # "no number": a hand covers it
+    decoded = decode(probs, [p.cell for p in board.placements])
+    assert decoded[3].numbers == truth[3]
+
+
+def test_large_set_numbers():
+    decoded = decode(confident([(6, 6, 6), (2, 4, 6)]), [None, None], max_number=6)
+    assert numbers(decoded) == [(6, 6, 6), (2, 4, 6)]
+
+
+def test_bad_shapes():
+    with pytest.raises(ValueError):
+        decode(np.zeros((2, 3, 7)), [None, None])
+    with pytest.raises(ValueError):
+        decode(np.zeros((2, 3, 8)), [None])
+    assert decode(np.zeros((0, 3, 8)), []) == []
