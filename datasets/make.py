@@ -118,7 +118,7 @@ def make_sequence(
     return folder
 
 
-def crops_for_seed(job: RenderJob) -> tuple[np.ndarray, np.ndarray, int]:
+def crops_for_seed(job: RenderJob) -> tuple[np.ndarray, np.ndarray, int, float]:
     """Labelled corner crops from one rendered photo, cut like the reader cuts them but from
     slightly wrong corners (position jitter, up to 20 degrees of turn), plus "no number" crops
     of face-down tiles, hidden corners and bare table."""
@@ -150,7 +150,7 @@ def crops_for_seed(job: RenderJob) -> tuple[np.ndarray, np.ndarray, int]:
     # Cut from what the reader sees: the photo after JPEG at this scene's quality.
     photo = cv2.imdecode(np.frombuffer(encode_jpeg(rendered.image, scene.options["jpeg"]), np.uint8), cv2.IMREAD_COLOR)
     crops = corner_crops(photo, jittered)
-    return crops, np.array(labels, np.int8), _style_index(scene.style.name)
+    return crops, np.array(labels, np.int8), _style_index(scene.style.name), side
 
 
 def _style_index(name: str) -> int:
@@ -168,16 +168,23 @@ def load_crops(split: str, images: int, report=None) -> dict[str, np.ndarray]:
     path = DATA / f"crops_{split}_0_{images}.npz"
     if path.is_file():
         with np.load(path) as stored:
-            return {k: stored[k] for k in ("crops", "labels", "styles")}
+            return {k: stored[k] for k in ("crops", "labels", "styles", "side_px") if k in stored}
     first = SPLITS[split]
     jobs = [RenderJob(first + k) for k in range(images)]
     results = run_jobs(crops_for_seed, jobs)
     parts = list(report(results, len(jobs), f"crops {split}") if report else results)
-    data = {
-        "crops": np.concatenate([p[0] for p in parts]),
-        "labels": np.concatenate([p[1] for p in parts]),
-        "styles": np.concatenate([np.full(len(p[1]), p[2], np.int8) for p in parts]),
-    }
+    data = crop_arrays(parts)
     DATA.mkdir(exist_ok=True)
     np.savez_compressed(path, **data, first_seed=first, n=images)
     return data
+
+
+def crop_arrays(parts: list[tuple]) -> dict[str, np.ndarray]:
+    """One dataset from the per-photo results of ``crops_for_seed``: crops, labels, and each
+    crop's style index and tile side in pixels."""
+    return {
+        "crops": np.concatenate([p[0] for p in parts]),
+        "labels": np.concatenate([p[1] for p in parts]),
+        "styles": np.concatenate([np.full(len(p[1]), p[2], np.int8) for p in parts]),
+        "side_px": np.concatenate([np.full(len(p[1]), p[3], np.float32) for p in parts]),
+    }

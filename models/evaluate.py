@@ -35,7 +35,7 @@ def evaluate(model: str, images: int, report=None) -> dict:
     probabilities = np.concatenate(
         [classifier.predict(data["crops"][i : i + 4096]) for i in range(0, len(data["crops"]), 4096)]
     )
-    figures = summary(probabilities, data["labels"].astype(np.int64), data["styles"], list(STYLES))
+    figures = summary(probabilities, data["labels"].astype(np.int64), data["styles"], list(STYLES), data.get("side_px"))
     figures["us_per_corner"] = time_per_corner(classifier, data["crops"])
     figures["model_bytes"] = os.path.getsize(model)
     return figures
@@ -47,6 +47,8 @@ def main(model: str, images: int, confusion_png: str | None = None, report=None)
     print(f"accuracy {figures['accuracy']:.4%}, expected calibration error {figures['ece']:.4f}")
     print("per class: " + ", ".join(f"{k} {v:.4%}" for k, v in figures["per_class"].items()))
     print("per style: " + ", ".join(f"{k} {v:.4%}" for k, v in figures["per_style"].items()))
+    if figures["per_side"]:
+        print("by tile side: " + ", ".join(f"{k} {v:.4%} ({n} crops)" for k, (v, n) in figures["per_side"].items()))
     print(
         f"{figures['us_per_corner']:.1f} microseconds per corner in batches of {FRAME_CORNERS}; "
         f"model {figures['model_bytes'] / 1024:.0f} KiB"

@@ -78,10 +78,26 @@ def confusion_picture(matrix: np.ndarray, cell: int = 56) -> np.ndarray:
     return image
 
 
-def summary(probabilities: np.ndarray, labels: np.ndarray, styles: np.ndarray, style_names: list[str]) -> dict:
+SIDE_BINS = [(0, 35), (35, 50), (50, 80), (80, 1000)]
+
+
+def summary(
+    probabilities: np.ndarray,
+    labels: np.ndarray,
+    styles: np.ndarray,
+    style_names: list[str],
+    side_px: np.ndarray | None = None,
+) -> dict:
     predicted = probabilities.argmax(1)
     correct = predicted == labels
+    by_side = {}
+    if side_px is not None:
+        for low, high in SIDE_BINS:
+            inside = (side_px >= low) & (side_px < high)
+            if inside.any():
+                by_side[f"{low}-{high} px"] = (float(correct[inside].mean()), int(inside.sum()))
     return {
+        "per_side": by_side,
         "crops": len(labels),
         "accuracy": float(correct.mean()),
         "ece": expected_calibration_error(probabilities, labels),

@@ -9,8 +9,6 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import numpy as np
-
 from engine.boardfile import BoardFileError, parse_board
 from engine.rules import DEFAULT_PRESET, PRESETS, get_rules
 from engine.scoring import judge_each
@@ -83,19 +81,14 @@ def _datasets(args: argparse.Namespace) -> int:
         print(f"wrote {args.out}")
         return 0
     if args.action == "crops":
+        import numpy as np
+
         _writable_parent(args.out)
         jobs = [make.RenderJob(s, tuple(args.styles) if args.styles else None) for s in seeds]
         parts = list(progress(make.run_jobs(make.crops_for_seed, jobs, workers=args.workers), len(jobs), "crops"))
-        labels = np.concatenate([p[1] for p in parts])
-        np.savez_compressed(
-            args.out,
-            crops=np.concatenate([p[0] for p in parts]),
-            labels=labels,
-            first_seed=first,
-            n=args.n,
-            styles=np.concatenate([np.full(len(p[1]), p[2], np.int8) for p in parts]),
-        )
-        print(f"wrote {len(labels)} crops to {args.out}")
+        data = make.crop_arrays(parts)
+        np.savez_compressed(args.out, **data, first_seed=first, n=args.n)
+        print(f"wrote {len(data['labels'])} crops to {args.out}")
         return 0
     out = Path(args.out)
     try:

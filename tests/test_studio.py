@@ -144,11 +144,11 @@ def test_truth_last_placement_is_the_engines_answer():
 
 
 def test_crops_have_labels_for_every_class_kind():
-    crops, labels, style = crops_for_seed(RenderJob(4))
+    crops, labels, style, side = crops_for_seed(RenderJob(4))
     assert crops.shape == (len(labels), 32, 32) and crops.dtype == np.uint8
     assert set(labels.tolist()) <= set(range(NO_NUMBER + 1))
     assert NO_NUMBER in labels and (labels < NO_NUMBER).sum() > 0
-    assert 0 <= style < len(STYLES)
+    assert 0 <= style < len(STYLES) and 25 <= side <= 200
 
 
 def test_sequence_frames_video_and_events(tmp_path):
