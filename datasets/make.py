@@ -76,37 +76,49 @@ def run_jobs(function, jobs: Sequence, *args, workers: int | None = None) -> Ite
 
 
 def make_sequence(
-    seed: int, out: Path, styles: Sequence[str] | None = None, still_frames: int = 2, max_events: int | None = None
+    seed: int,
+    out: Path,
+    styles: Sequence[str] | None = None,
+    still_frames: int = 2,
+    max_events: int | None = None,
+    max_rounds: int | None = None,
 ) -> Path:
-    """The frames of one round of a simulated game at a fixed camera: for each placement, frames
-    with a hand still on the new tile, then frames of the still board. Writes frames/NNNNNN.jpg
-    with truth, video.avi (MJPG) and events.json (each event with the frame it happened at)."""
-    played = simulate_game(seed, players=2, max_rounds=1)
+    """The frames of a simulated two-player game: for each placement, a frame with the player's
+    hand still on the new tile, then frames of the still board; draws and passes show the still
+    board (a camera cannot see them). Each round is shot with one camera, refitted when the next
+    round starts on a cleared table. Writes frames/NNNNNN.jpg with truth, video.avi (MJPG,
+    5 frames a second, one size throughout) and events.json (each event with its frame)."""
+    played = simulate_game(seed, players=2, max_rounds=max_rounds or 60)
     game = played.game
-    board = played.final_boards[0]
-    scene = sample_scene(seed, list(styles) if styles else None, board=board, loose_tiles=False)
     folder = out / f"sequence_{seed:07d}"
     (folder / "frames").mkdir(parents=True, exist_ok=True)
-    width, height = scene.camera.size
-    video = cv2.VideoWriter(str(folder / "video.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 5, (width, height))
-    frame, events, placed = 0, [], 0
+    entries = game.log[:max_events]
+    scenes = [
+        sample_scene(seed, list(styles) if styles else None, board=board, loose_tiles=False)
+        for board in played.final_boards[: max(e.round for e in entries)]
+    ]
+    size = scenes[0].camera.size
+    video = cv2.VideoWriter(str(folder / "video.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 5, size)
+    frame, events = 0, []
 
-    def shoot(board_tiles: int, hand_over: int | None) -> None:
+    def shoot(scene, board_tiles: int, hand_over: int | None) -> None:
         nonlocal frame
         rendered = render(scene, board_tiles=board_tiles, hand_over=hand_over, frame=frame)
         rendered.truth["studio"]["hand"] = hand_over is not None
         _write(folder / "frames", f"{frame:06d}", rendered, 90, masks=False)
-        video.write(rendered.image)
+        video.write(rendered.image if rendered.image.shape[1::-1] == size else cv2.resize(rendered.image, size))
         frame += 1
 
-    shoot(0, None)
-    for entry in game.log[:max_events]:
-        if isinstance(entry.event, Place):
-            placed += 1
-            shoot(placed, placed - 1)  # the player's hand is still on the tile just put down
-        events.append({"frame": frame, **entry.to_dict()})
-        for _ in range(still_frames if isinstance(entry.event, Place) else 1):
-            shoot(placed, None)
+    for number, scene in enumerate(scenes, start=1):
+        placed = 0
+        shoot(scene, 0, None)
+        for entry in (e for e in entries if e.round == number):
+            if isinstance(entry.event, Place):
+                placed += 1
+                shoot(scene, placed, placed - 1)  # the player's hand is still on the tile just put down
+            events.append({"frame": frame, **entry.to_dict()})
+            for _ in range(still_frames if isinstance(entry.event, Place) else 1):
+                shoot(scene, placed, None)
     video.release()
     sheet = {
         "players": list(game.players),

@@ -97,7 +97,7 @@ def _datasets(args: argparse.Namespace) -> int:
         raise InputError(f"cannot create {out}: {error.strerror}") from None
     if args.sequence:
         for seed in progress(seeds, len(seeds), "sequences"):
-            make.make_sequence(seed, out, args.styles)
+            make.make_sequence(seed, out, args.styles, max_rounds=args.rounds)
         return 0
     jobs = [make.RenderJob(s, tuple(args.styles) if args.styles else None, args.pairs, args.masks) for s in seeds]
     for _ in progress(make.run_jobs(make.make_image, jobs, out, workers=args.workers), len(jobs), "render"):
@@ -180,6 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
     data.add_argument("--styles", nargs="+", choices=_style_names(), help="only these tile styles")
     data.add_argument("--pairs", action="store_true", help="also a 'before' photo without the last tile")
     data.add_argument("--sequence", action="store_true", help="frames and video of a game round per seed")
+    data.add_argument("--rounds", type=int, default=None, help="sequence: stop after this many rounds")
     data.add_argument("--masks", action="store_true", help="also NAME.mask.png with tile ids")
     data.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
     data.set_defaults(run=_datasets)

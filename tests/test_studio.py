@@ -152,7 +152,7 @@ def test_crops_have_labels_for_every_class_kind():
 
 
 def test_sequence_frames_video_and_events(tmp_path):
-    folder = make_sequence(2, tmp_path, max_events=3, still_frames=1)
+    folder = make_sequence(2, tmp_path, max_events=3, still_frames=1, max_rounds=1)
     events = json.loads((folder / "events.json").read_text())
     frames = sorted((folder / "frames").glob("*.json"))
     assert len(events["events"]) == 3 and (folder / "video.avi").stat().st_size > 1000
@@ -181,3 +181,16 @@ def test_bad_arguments_exit_2_with_one_line(args, capsys, tmp_path):
     assert main(args) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("triominoes: error:")
+
+
+def test_sequence_runs_over_rounds(tmp_path):
+    from engine.simulate import simulate_game
+
+    first_round = len(simulate_game(6, players=2, max_rounds=1).game.log)
+    folder = make_sequence(6, tmp_path, still_frames=0, max_events=first_round + 2)
+    events = json.loads((folder / "events.json").read_text())["events"]
+    assert [e["round"] for e in events][-2:] == [2, 2]
+    assert events[first_round - 1]["event"]["kind"] == "end_round"
+    # After the settled round's last still frame, the second round starts on a cleared table.
+    start = json.loads((folder / "frames" / f"{events[first_round - 1]['frame'] + 1:06d}.json").read_text())
+    assert [t for t in start["tiles"] if t["cell"] is not None] == []
