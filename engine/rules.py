@@ -6,7 +6,7 @@ Every point where the sources disagree is a named option, so a house rule is one
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from engine.tiles import LARGE_MAX, STANDARD_MAX
@@ -60,22 +60,24 @@ class Rules:
         return self.deal_sizes[players]
 
 
+PRESSMAN_2012 = Rules(
+    name="pressman-2012",
+    hexagon_bonuses=(50, 60, 70),
+    two_sided_bonus=0,
+    opener="draw_one",
+    opening_tile="any",
+    opening_triple_bonus=0,
+    opening_zero_triple_bonus=0,
+    max_draws=3,
+    draw_while_playable=True,
+    pile_empty_pass_penalty=0,
+    play_out_round=True,
+    winner_when_several="highest",
+)
+
 PRESETS: dict[str, Rules] = {
     "pressman-us": Rules(name="pressman-us"),
-    "pressman-2012": Rules(
-        name="pressman-2012",
-        hexagon_bonuses=(50, 60, 70),
-        two_sided_bonus=0,
-        opener="draw_one",
-        opening_tile="any",
-        opening_triple_bonus=0,
-        opening_zero_triple_bonus=0,
-        max_draws=3,
-        draw_while_playable=True,
-        pile_empty_pass_penalty=0,
-        play_out_round=True,
-        winner_when_several="highest",
-    ),
+    "pressman-2012": PRESSMAN_2012,
     "wikipedia": Rules(
         name="wikipedia",
         two_sided_bonus=0,
@@ -83,26 +85,18 @@ PRESETS: dict[str, Rules] = {
         blocked_settlement="pairwise",
         winner_when_several="highest",
     ),
-    "children": Rules(
+    # The 2012 leaflet's simplified scoring for children: the same game, small points, no minus points.
+    "children": replace(
+        PRESSMAN_2012,
         name="children",
         points_per_tile=1,
         bridge_bonus=1,
         hexagon_bonuses=(1, 2, 3),
-        two_sided_bonus=0,
-        opener="draw_one",
-        opening_tile="any",
-        opening_triple_bonus=0,
-        opening_zero_triple_bonus=0,
-        max_draws=3,
-        draw_while_playable=True,
         draw_penalty=0,
         no_play_after_max_draws_penalty=0,
-        pile_empty_pass_penalty=0,
         going_out_bonus=5,
         rack_points=False,
-        play_out_round=True,
         blocked_settlement="none",
-        winner_when_several="highest",
     ),
 }
 
