@@ -50,6 +50,98 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _images(patterns: list[str]) -> list[Path]:
+    """Photos named directly, by folder (its image files, sorted) or by glob pattern."""
+    import glob
+
+    suffixes = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff"}
+    found: list[Path] = []
+    for pattern in patterns:
+        path = Path(pattern)
+        if path.is_dir():
+            found += sorted(p for p in path.iterdir() if p.suffix.lower() in suffixes)
+        elif any(ch in pattern for ch in "*?["):
+            found += sorted(Path(p) for p in glob.glob(pattern, recursive=True) if Path(p).suffix.lower() in suffixes)
+        else:
+            found.append(path)
+    return found
+
+
+def _summary(reading) -> str:
+    joined = [t for t in reading.tiles if t.cell is not None]
+    lines = [
+        f"{reading.path}: {len(joined)} tiles on the board, {len(reading.tiles) - len(joined)} loose, "
+        f"{len(reading.face_down)} face down ({reading.timing_ms['total']:.0f} ms)"
+    ]
+    for tile in joined:
+        flag = "" if tile.in_set else "  not in the set"
+        flag += "  uncertain" if tile.ambiguous else ""
+        lines.append(f"  {tile.numbers[0]}-{tile.numbers[1]}-{tile.numbers[2]} at {list(tile.cell)}{flag}")
+    lines += [f"  violation: {v.message}" for v in reading.violations]
+    if reading.last_placement:
+        result = reading.last_placement
+        bonuses = "".join(f" +{b.points} {b.kind}" for b in result.score.bonuses)
+        lines.append(
+            f"  last tile {result.to_dict()['tile']} at {list(result.cell)}: "
+            f"{result.score.base}{bonuses} = {result.score.total}" + ("" if result.legal else " (illegal)")
+        )
+    lines += [f"  note: {n}" for n in reading.notes]
+    return "\n".join(lines)
+
+
+def _read(args: argparse.Namespace) -> int:
+    from vision.image_io import ImageError, load_image
+    from vision.reader import Reader
+
+    try:
+        get_rules(args.rules)
+    except ValueError as error:
+        raise InputError(str(error)) from None
+    paths = _images(args.images)
+    if not paths:
+        raise InputError(f"no photos match {' '.join(args.images)}")
+    if len(paths) > 1 and not args.out:
+        raise InputError("several photos: write their readings with --out results.jsonl")
+    try:
+        reader = Reader(rules=args.rules)
+    except FileNotFoundError as error:
+        raise InputError(str(error)) from None
+    if args.out:
+        import cv2
+
+        from service.progress import progress
+
+        _writable_parent(args.out)
+        failed = 0
+        with open(args.out, "w", encoding="utf-8") as out:
+            for path in progress(paths, len(paths), "read"):
+                try:
+                    reading = reader.read(load_image(path), path=str(path))
+                    out.write(json.dumps(reading.to_dict()) + "\n")
+                except (ImageError, cv2.error) as error:
+                    failed += 1
+                    out.write(json.dumps({"image": {"path": str(path)}, "error": str(error)}) + "\n")
+        if failed:
+            print(f"triominoes: {failed} of {len(paths)} photos could not be read (see {args.out})", file=sys.stderr)
+        return 0
+    try:
+        image = load_image(paths[0])
+        previous = reader.read(load_image(args.previous), path=args.previous) if args.previous else None
+    except ImageError as error:
+        raise InputError(str(error)) from None
+    reading = reader.read(image, previous=previous, path=str(paths[0]))
+    if args.overlay:
+        import cv2
+
+        from vision.overlay import draw_overlay
+
+        _writable_parent(args.overlay)
+        if not cv2.imwrite(args.overlay, draw_overlay(image, reading)):
+            raise InputError(f"cannot write {args.overlay} (use a .png or .jpg name)")
+    print(json.dumps(reading.to_dict()) if args.json else _summary(reading))
+    return 0
+
+
 def _simulate(args: argparse.Namespace) -> int:
     from engine.boardfile import board_to_dict
     from engine.simulate import random_board
@@ -118,6 +210,19 @@ def _train(args: argparse.Namespace) -> int:
     return 0
 
 
+def _train_finder(args: argparse.Namespace) -> int:
+    try:
+        from models.train_finder import train_finder
+    except ImportError as error:
+        raise InputError(f"training needs the train extra (pip install -e '.[train]'): {error}") from None
+    from service.progress import progress
+
+    if args.images < 10 or args.steps < 1:
+        raise InputError("--images must be at least 10 and --steps at least 1")
+    train_finder(Path(args.out), args.seed, args.images, args.steps, report=progress)
+    return 0
+
+
 def _writable_parent(path: str) -> None:
     parent = Path(path).resolve().parent
     if not parent.is_dir():
@@ -153,6 +258,15 @@ def _style_names() -> list[str]:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="triominoes", description="Read, validate and score Triominoes boards.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    read = commands.add_parser("read", help="read photos of a board: tiles, numbers, violations, last placement")
+    read.add_argument("images", nargs="+", help="a photo; or, with --out, photos, folders or glob patterns")
+    read.add_argument("--previous", metavar="IMAGE", help="an earlier photo: find and score the tile added since")
+    read.add_argument("--rules", default=DEFAULT_PRESET, help=f"rule preset: {', '.join(PRESETS)}")
+    read.add_argument("--json", action="store_true", help="print the reading as JSON (CONTRACT.md)")
+    read.add_argument("--overlay", metavar="OUT.png", help="draw the reading on the photo")
+    read.add_argument("--out", metavar="results.jsonl", help="read many photos, one JSON line each")
+    read.set_defaults(run=_read)
 
     score = commands.add_parser("score", help="validate and score the last tile of a board file")
     score.add_argument("board", help="board file (JSON, see CONTRACT.md)")
@@ -191,6 +305,13 @@ def build_parser() -> argparse.ArgumentParser:
     training.add_argument("--images", type=int, default=3000, help="training photos (validation: a tenth)")
     training.add_argument("--epochs", type=int, default=12)
     training.set_defaults(run=_train)
+
+    finder = commands.add_parser("train-finder", help="train the tile finder on studio photos and export ONNX")
+    finder.add_argument("--out", default="models/finder.onnx")
+    finder.add_argument("--seed", type=int, default=0)
+    finder.add_argument("--images", type=int, default=800)
+    finder.add_argument("--steps", type=int, default=2500)
+    finder.set_defaults(run=_train_finder)
 
     bench = commands.add_parser("benchmark", help="print speed and accuracy figures")
     bench.add_argument("target", choices=["engine", "studio", "classifier"])

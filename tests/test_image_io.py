@@ -23,12 +23,15 @@ def test_grey_photos_come_back_as_colour():
     assert decode_image(encoded(".png", (20, 30))).shape == (20, 30, 3)
 
 
-@pytest.mark.parametrize(("data", "message"), [
-    (b"", "empty"),
-    (b"{ not a photo }", "not an image"),
-    (encoded(".jpg", noisy=True)[:-500], "truncated"),
-    (encoded(".png", noisy=True)[:-30], "truncated"),
-])
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"", "empty"),
+        (b"{ not a photo }", "not an image"),
+        (encoded(".jpg", noisy=True)[:-500], "truncated"),
+        (encoded(".png", noisy=True)[:-30], "truncated"),
+    ],
+)
 def test_bad_data(data, message):
     with pytest.raises(ImageError, match=message):
         decode_image(data, "upload")

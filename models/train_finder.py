@@ -1,0 +1,110 @@
+"""Training the tile finder on studio photos and exporting it to ONNX (needs the `train` extra).
+
+``triominoes train-finder --seed S`` renders photos with their core maps (seeds 500,000 on of the
+train split, apart from the classifier's), trains on random 256-pixel windows with flips and
+quarter turns, and writes models/finder.onnx.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from datasets.make import SPLITS, RenderJob, run_jobs
+from models.finder_data import WORK_LONG_SIDE, finder_sample
+from models.finder_net import FinderNet
+
+FINDER_SEEDS = SPLITS["train"] + 500_000
+WINDOW = 256
+
+
+def _padded(samples: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """Every photo on one canvas size (working scale), padded by edge replication."""
+    height = max(image.shape[0] for image, _ in samples)
+    width = WORK_LONG_SIDE
+    images = np.zeros((len(samples), height, width, 3), np.uint8)
+    targets = np.zeros((len(samples), height, width), np.uint8)
+    for k, (image, target) in enumerate(samples):
+        h, w = target.shape
+        images[k] = np.pad(image, ((0, height - h), (0, width - w), (0, 0)), mode="edge")
+        targets[k, :h, :w] = target
+    return images, targets
+
+
+def _windows(images, targets, count: int, generator: np.random.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+    """Random windows, most of them over tiles, each flipped and turned at random."""
+    n, height, width = targets.shape
+    xs, ys = [], []
+    for _ in range(count):
+        k = int(generator.integers(n))
+        cores = np.argwhere(targets[k])
+        if len(cores) and generator.uniform() < 0.8:
+            cy, cx = cores[generator.integers(len(cores))]
+            top = int(np.clip(cy - WINDOW // 2 + generator.integers(-64, 65), 0, height - WINDOW))
+            left = int(np.clip(cx - WINDOW // 2 + generator.integers(-64, 65), 0, width - WINDOW))
+        else:
+            top, left = int(generator.integers(height - WINDOW + 1)), int(generator.integers(width - WINDOW + 1))
+        image = images[k, top : top + WINDOW, left : left + WINDOW]
+        target = targets[k, top : top + WINDOW, left : left + WINDOW]
+        turns = int(generator.integers(4))
+        image, target = np.rot90(image, turns), np.rot90(target, turns)
+        if generator.uniform() < 0.5:
+            image, target = image[:, ::-1], target[:, ::-1]
+        xs.append(np.ascontiguousarray(image.transpose(2, 0, 1)))
+        ys.append(np.ascontiguousarray(target))
+    return torch.from_numpy(np.stack(xs)), torch.from_numpy(np.stack(ys)[:, None].astype(np.float32))
+
+
+def train_finder(
+    out: Path,
+    seed: int = 0,
+    images: int = 800,
+    steps: int = 2500,
+    batch_size: int = 8,
+    report: Callable | None = None,
+    log: Callable[[str], None] = print,
+) -> dict:
+    torch.manual_seed(seed)
+    generator = np.random.default_rng(seed)
+    jobs = [RenderJob(FINDER_SEEDS + k) for k in range(images)]
+    results = run_jobs(finder_sample, jobs)
+    samples = list(report(results, len(jobs), "finder photos") if report else results)
+    pixels, targets = _padded(samples)
+    net = FinderNet()
+    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps, pct_start=0.1)
+    start = time.perf_counter()
+    net.train()
+    loop = range(steps)
+    for step in report(loop, steps, "finder steps") if report else loop:
+        x, y = _windows(pixels, targets, batch_size, generator)
+        p = net(x).clamp(1e-6, 1 - 1e-6)
+        bce = nn.functional.binary_cross_entropy(p, y)
+        dice = 1 - (2 * (p * y).sum() + 1) / (p.sum() + y.sum() + 1)
+        loss = bce + dice
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        schedule.step()
+        if (step + 1) % 500 == 0:
+            log(f"step {step + 1}: loss {loss.item():.4f} ({time.perf_counter() - start:.0f} s)")
+    net.eval()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    example = torch.zeros(1, 3, 480, 640, dtype=torch.uint8)
+    torch.onnx.export(
+        net,
+        (example,),
+        str(out),
+        input_names=["image"],
+        output_names=["core"],
+        dynamic_axes={"image": {0: "batch", 2: "height", 3: "width"}, "core": {0: "batch", 2: "height", 3: "width"}},
+        opset_version=17,
+        dynamo=False,
+    )
+    log(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB) in {time.perf_counter() - start:.0f} s")
+    return {"seconds": time.perf_counter() - start}

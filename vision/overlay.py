@@ -1,0 +1,63 @@
+"""The overlay picture: tile outlines, the numbers read, violations in red, the last tile and its score."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.records import Reading
+
+GOOD, BAD, LAST, DOWN, UNSURE = (60, 200, 60), (40, 40, 230), (230, 160, 30), (160, 160, 160), (0, 200, 255)
+
+
+def draw_overlay(image: np.ndarray, reading: Reading) -> np.ndarray:
+    out = image.copy()
+    thick = max(1, round(max(image.shape[:2]) / 800))
+    bad = {cell for v in reading.violations for cell in v.cells}
+    last = reading.last_placement.cell if reading.last_placement else None
+    for corners in reading.face_down:
+        cv2.polylines(out, [np.round(corners).astype(np.int32)], True, DOWN, thick, cv2.LINE_AA)
+    for tile in reading.tiles:
+        colour = BAD if tile.cell in bad else LAST if tile.cell is not None and tile.cell == last else GOOD
+        cv2.polylines(
+            out, [np.round(tile.corners).astype(np.int32)], True, colour, thick + (colour is LAST), cv2.LINE_AA
+        )
+        centre = tile.corners.mean(0)
+        side = float(np.linalg.norm(tile.corners[0] - tile.corners[1]))
+        for (x, y), number, confidence in zip(tile.corners, tile.numbers, tile.confidences):
+            spot = centre + (np.array([x, y]) - centre) * 0.55
+            text = str(number)
+            scale = max(0.35, side / 90)
+            (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+            origin = (int(spot[0] - w / 2), int(spot[1] + h / 2))
+            cv2.putText(out, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
+            cv2.putText(
+                out,
+                text,
+                origin,
+                cv2.FONT_HERSHEY_SIMPLEX,
+                scale,
+                UNSURE if confidence < 0.9 else (255, 255, 255),
+                thick,
+                cv2.LINE_AA,
+            )
+    lines = []
+    if reading.last_placement:
+        score = reading.last_placement.score
+        bonuses = " ".join(f"+{b.points} {b.kind}" for b in score.bonuses)
+        legal = "" if reading.last_placement.legal else " (illegal)"
+        lines.append(f"last tile {score.base} {bonuses} = {score.total}{legal}")
+    lines += [v.message for v in reading.violations[:4]]
+    for k, line in enumerate(lines):
+        cv2.putText(out, line, (10, 28 + 26 * k), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 0, 0), 4, cv2.LINE_AA)
+        cv2.putText(
+            out,
+            line,
+            (10, 28 + 26 * k),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.7,
+            LAST if k == 0 and reading.last_placement else BAD,
+            2,
+            cv2.LINE_AA,
+        )
+    return out

@@ -1,0 +1,134 @@
+"""The board reader: one photo in, a validated and scored reading out.
+
+    reader = Reader()                      # loads both models once
+    reading = reader.read(image)           # per-stage timings in reading.timing_ms
+    reading = reader.read(image, previous=earlier_reading)   # scores the tile added since
+
+Stages: find tiles -> fit the lattice -> cut corner crops -> classify them in one batch ->
+set face-down tiles apart -> decode with the game's constraints -> validate (and score).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from engine.board import Board, PlacedTile, validate_board
+from engine.lattice import LatticeMap
+from engine.rules import DEFAULT_PRESET, Rules, get_rules
+from engine.scoring import PlacementResult, judge_placement
+from engine.tiles import LARGE_MAX
+from models.classes import NO_NUMBER
+from models.classifier import DEFAULT_MODEL, CornerClassifier
+from vision.crops import corner_crops
+from vision.decode import decode
+from vision.find import DEFAULT_FINDER, TileFinder
+from vision.lattice import fit_lattice
+from vision.records import Reading, ReadTile
+
+FACE_DOWN_BELOW = 0.35  # a tile whose corners look this unlike any number is a blank back
+
+
+class Reader:
+    def __init__(
+        self,
+        classifier: str | Path = DEFAULT_MODEL,
+        finder: str | Path = DEFAULT_FINDER,
+        rules: str = DEFAULT_PRESET,
+        threads: int | None = None,
+    ) -> None:
+        self.classifier = CornerClassifier(classifier, threads)
+        self.finder = TileFinder(finder, threads)
+        self.rules = get_rules(rules)
+
+    def read(
+        self,
+        image: np.ndarray,
+        previous: Reading | None = None,
+        rules: str | Rules | None = None,
+        path: str | None = None,
+    ) -> Reading:
+        rules = get_rules(rules) if isinstance(rules, str) else rules or self.rules
+        timing: dict[str, float] = {}
+        clock = time.perf_counter()
+
+        def lap(stage: str) -> None:
+            nonlocal clock
+            now = time.perf_counter()
+            timing[stage] = (now - clock) * 1000
+            clock = now
+
+        start = clock
+        outlines = self.finder.find(image)
+        lap("find")
+        fit = fit_lattice(outlines)
+        ordered = fit.corners_in_cell_order(outlines) if len(outlines) else outlines
+        lap("lattice")
+        crops = corner_crops(image, ordered)
+        lap("crops")
+        probabilities = self.classifier.predict(crops).reshape(-1, 3, NO_NUMBER + 1)
+        lap("classify")
+        number_likeness = 1 - probabilities[:, :, NO_NUMBER].mean(1)
+        face_up = np.nonzero(number_likeness >= FACE_DOWN_BELOW)[0]
+        face_down = tuple(outlines[i] for i in np.nonzero(number_likeness < FACE_DOWN_BELOW)[0])
+        max_number = rules.max_number
+        if len(face_up) and (probabilities[face_up, :, LARGE_MAX] > 0.9).any():
+            max_number = LARGE_MAX  # a 6 read with confidence: the large set is on the table
+        decoded = decode(probabilities[face_up], [fit.cells[i] for i in face_up], max_number)
+        tiles = tuple(
+            ReadTile(d.cell, ordered[i], d.numbers, d.confidences, d.in_set, d.ambiguous)
+            for i, d in zip(face_up, decoded)
+        )
+        lap("decode")
+        rules_used = replace(rules, max_number=max_number)
+        board = Board(tuple(PlacedTile(t.cell, t.numbers) for t in tiles if t.cell is not None))
+        violations = tuple(validate_board(board, rules_used))
+        notes = [
+            f"corner {i} of the tile at {t.cell} is uncertain ({c:.2f})"
+            for t in tiles
+            if t.ambiguous
+            for i, c in enumerate(t.confidences)
+            if c < 0.9
+        ]
+        last = None
+        if previous is not None:
+            last, note = last_placement(previous.board, board, rules_used)
+            if note:
+                notes.append(note)
+        lap("validate")
+        timing["total"] = (time.perf_counter() - start) * 1000
+        height, width = image.shape[:2]
+        return Reading(path, width, height, tiles, face_down, violations, last, timing, tuple(notes))
+
+
+def frame_map(previous: Board, current: Board) -> LatticeMap | None:
+    """The lattice symmetry taking the previous photo's frame to this one's, found from the tiles
+    both photos show (each photo picks its own frame)."""
+    votes: dict[LatticeMap, int] = {}
+    for placed in previous.placements:
+        now = current.by_tile.get(placed.tile)
+        if now is None:
+            continue
+        for rotation in range(6):
+            cell, corners = LatticeMap(rotation).corners(placed.cell, placed.corners)
+            dm, dk = now.cell[0] - cell[0], now.cell[1] - cell[1]
+            if (dm + dk) % 2 == 0 and corners == now.corners:
+                mapping = LatticeMap(rotation, dm, dk)
+                votes[mapping] = votes.get(mapping, 0) + 1
+    return max(votes, key=votes.get) if votes else None
+
+
+def last_placement(previous: Board, current: Board, rules: Rules) -> tuple[PlacementResult | None, str | None]:
+    """The one tile added since the previous photo, judged against the rest; or a note why not."""
+    added = [p for p in current.placements if p.tile not in previous.by_tile]
+    gone = [p for p in previous.placements if p.tile not in current.by_tile]
+    if len(added) != 1:
+        return None, f"{len(added)} tiles were added since the previous photo, not one"
+    if len(previous) and frame_map(previous, current) is None:
+        return None, "the previous photo's tiles cannot be matched to this one"
+    before = Board(tuple(p for p in current.placements if p is not added[0]))
+    note = f"{len(gone)} tiles of the previous photo are missing" if gone else None
+    return judge_placement(before, added[0], rules), note

@@ -1,0 +1,80 @@
+"""What the reader returns: typed records in the reading shape of CONTRACT.md."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine.board import Board, PlacedTile, Violation
+from engine.lattice import Cell
+from engine.scoring import PlacementResult
+from engine.tiles import canonical
+
+
+@dataclass(frozen=True)
+class ReadTile:
+    """A face-up tile: corners clockwise as seen (pixels), the number read at each, and its cell
+    (None: loose). For a board tile, corner i sits at lattice point ``cell_corners(cell)[i]``."""
+
+    cell: Cell | None
+    corners: np.ndarray  # (3, 2) float pixels
+    numbers: tuple[int, int, int]
+    confidences: tuple[float, float, float]
+    in_set: bool
+    ambiguous: bool
+
+    def __post_init__(self) -> None:
+        corners = np.asarray(self.corners, np.float64)
+        if corners.shape != (3, 2):
+            raise ValueError(f"a tile has three (x, y) corners, got shape {corners.shape}")
+        object.__setattr__(self, "corners", corners)
+
+    @property
+    def confidence(self) -> float:
+        return min(self.confidences)
+
+    def to_dict(self) -> dict:
+        sorted_rotation = canonical(self.numbers)
+        return {
+            "cell": list(self.cell) if self.cell is not None else None,
+            "tile": list(sorted_rotation or self.numbers),
+            "in_set": self.in_set,
+            "confidence": round(self.confidence, 4),
+            "ambiguous": self.ambiguous,
+            "corners": [
+                {"x": round(float(x), 2), "y": round(float(y), 2), "value": int(n), "confidence": round(c, 4)}
+                for (x, y), n, c in zip(self.corners, self.numbers, self.confidences)
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class Reading:
+    path: str | None
+    width: int
+    height: int
+    tiles: tuple[ReadTile, ...]
+    face_down: tuple[np.ndarray, ...]
+    violations: tuple[Violation, ...]
+    last_placement: PlacementResult | None
+    timing_ms: dict[str, float] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()  # what the reader could not settle, in words
+
+    @property
+    def board(self) -> Board:
+        """The joined tiles as an engine board (order unknown from one photo)."""
+        return Board(tuple(PlacedTile(t.cell, t.numbers) for t in self.tiles if t.cell is not None))
+
+    def to_dict(self) -> dict:
+        return {
+            "image": {"path": self.path, "width": self.width, "height": self.height},
+            "tiles": [t.to_dict() for t in self.tiles],
+            "face_down": [
+                {"corners": [[round(float(x), 2), round(float(y), 2)] for x, y in c]} for c in self.face_down
+            ],
+            "violations": [v.to_dict() for v in self.violations],
+            "last_placement": self.last_placement.to_dict() if self.last_placement else None,
+            "timing_ms": {k: round(v, 2) for k, v in self.timing_ms.items()},
+            "notes": list(self.notes),
+        }
