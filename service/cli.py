@@ -142,6 +142,29 @@ def _read(args: argparse.Namespace) -> int:
     return 0
 
 
+def _evaluate(args: argparse.Namespace) -> int:
+    from service.progress import progress
+    from vision.evaluate import evaluate, truth_files
+
+    folder = Path(args.truth)
+    if not folder.is_dir() or not truth_files(folder):
+        raise InputError(f"{folder}: no truth files (NAME.json) in that folder")
+    predictions = Path(args.pred) if args.pred else None
+    if predictions is not None and not predictions.is_file():
+        raise InputError(f"no such file: {predictions}")
+    csv_path = Path(args.csv or folder / "evaluation.csv")
+    try:
+        figures = evaluate(folder, predictions, csv_path, report=progress)
+    except FileNotFoundError as error:
+        raise InputError(str(error)) from None
+    except (json.JSONDecodeError, KeyError) as error:
+        raise InputError(f"malformed reading or truth: {error}") from None
+    print(f"one row per photo in {csv_path}")
+    for name, value in figures.items():
+        print(f"{name}: {value:.4f}" if isinstance(value, float) else f"{name}: {value}")
+    return 0
+
+
 def _simulate(args: argparse.Namespace) -> int:
     from engine.boardfile import board_to_dict
     from engine.simulate import random_board
@@ -267,6 +290,12 @@ def build_parser() -> argparse.ArgumentParser:
     read.add_argument("--overlay", metavar="OUT.png", help="draw the reading on the photo")
     read.add_argument("--out", metavar="results.jsonl", help="read many photos, one JSON line each")
     read.set_defaults(run=_read)
+
+    evaluation = commands.add_parser("evaluate", help="compare readings with studio truth: CSV rows and a summary")
+    evaluation.add_argument("truth", help="a folder of truth files (from 'triominoes datasets render')")
+    evaluation.add_argument("--pred", metavar="results.jsonl", help="readings to judge (default: read the photos now)")
+    evaluation.add_argument("--csv", metavar="OUT.csv", help="where the rows go (default: TRUTH/evaluation.csv)")
+    evaluation.set_defaults(run=_evaluate)
 
     score = commands.add_parser("score", help="validate and score the last tile of a board file")
     score.add_argument("board", help="board file (JSON, see CONTRACT.md)")

@@ -1,0 +1,51 @@
+"""The comparer behind `triominoes evaluate`, on hand-made truth and readings."""
+
+import copy
+import json
+
+from service.cli import main
+from vision.evaluate import compare, summarise
+
+
+def tile(cx, values, cell=(0, 0)):
+    corners = [(cx, 0.0), (cx + 50, 86.6), (cx - 50, 86.6)]
+    return {"cell": list(cell), "tile": sorted(values), "in_set": True, "confidence": 1.0,
+            "corners": [{"x": x, "y": y, "value": v, "confidence": 1.0} for (x, y), v in zip(corners, values)]}
+
+
+TRUTH = {"image": {"path": "a.jpg", "width": 800, "height": 600},
+         "tiles": [tile(100, (1, 2, 3)), tile(300, (4, 4, 5), (2, 0)), tile(500, (0, 0, 0), (4, 0))],
+         "face_down": [], "violations": [], "last_placement": None}
+
+
+def test_perfect_reading_is_exact():
+    row = compare(TRUTH, {"tiles": copy.deepcopy(TRUTH["tiles"]), "timing_ms": {"total": 40.0}})
+    assert (row["found"], row["missed"], row["extra"], row["wrong_corners"], row["exact"]) == (3, 0, 0, 0, 1)
+
+
+def test_missed_extra_and_misread_tiles_are_counted():
+    reading = {"tiles": [tile(100, (1, 2, 4)), tile(300, (4, 4, 5)), tile(700, (1, 1, 1))]}
+    row = compare(TRUTH, reading)
+    assert (row["found"], row["missed"], row["extra"], row["wrong_corners"]) == (2, 1, 1, 1)
+    assert row["wrong_tiles"] == 3 and row["exact"] == 0
+    figures = summarise([row, compare(TRUTH, {"tiles": copy.deepcopy(TRUTH["tiles"])})])
+    assert figures["tile_recall"] == 5 / 6 and figures["tile_precision"] == 5 / 6
+    assert figures["corner_error_rate"] == 1 / 15 and figures["exact_boards"] == 0.5
+
+
+def test_hidden_tiles_are_not_required():
+    truth = copy.deepcopy(TRUTH)
+    truth["tiles"][2]["corners"][0]["hidden"] = True
+    row = compare(truth, {"tiles": copy.deepcopy(TRUTH["tiles"][:2])})
+    assert row["tiles"] == 2 and row["exact"] == 1
+
+
+def test_evaluate_command_with_predictions(tmp_path, capsys):
+    (tmp_path / "a.json").write_text(json.dumps(TRUTH))
+    pred = tmp_path / "results.jsonl"
+    pred.write_text(json.dumps({"image": {"path": "a.jpg"}, "tiles": TRUTH["tiles"], "timing_ms": {"total": 12}}))
+    assert main(["evaluate", str(tmp_path), "--pred", str(pred)]) == 0
+    out = capsys.readouterr().out
+    assert "tile_recall: 1.0000" in out and "exact_boards: 1.0000" in out
+    assert (tmp_path / "evaluation.csv").read_text().count("\n") == 2
+    assert main(["evaluate", str(tmp_path / "nothing")]) == 2

@@ -1,0 +1,129 @@
+"""Comparing readings with the studio's truth: one row per photo and a summary.
+
+Both sides use the reading shape of CONTRACT.md. Face-up tiles are matched by their centres
+(closer than 0.3 of a side); matched tiles compare their corners by position.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import numpy as np
+
+COLUMNS = ["image", "tiles", "found", "missed", "extra", "wrong_corners", "exact", "wrong_tiles", "score_right", "ms"]
+
+
+def _corners(tile: dict) -> np.ndarray:
+    return np.array([[c["x"], c["y"]] for c in tile["corners"]], np.float64)
+
+
+def compare(truth: dict, reading: dict) -> dict:
+    """One photo's row: how many truth tiles were found, missed, invented, and misread."""
+    wanted = [t for t in truth["tiles"] if not any(c.get("hidden") for c in t["corners"])]
+    got = list(reading.get("tiles", []))
+    free = list(range(len(got)))
+    found = wrong_corners = wrong_tiles = 0
+    for tile in wanted:
+        corners = _corners(tile)
+        side = float(np.linalg.norm(corners[0] - corners[1]))
+        if not free:
+            break
+        distances = [np.linalg.norm(_corners(got[k]).mean(0) - corners.mean(0)) for k in free]
+        best = int(np.argmin(distances))
+        if distances[best] > 0.3 * side:
+            continue
+        match = got[free.pop(best)]
+        found += 1
+        mine = _corners(match)
+        wrong = 0
+        for corner, xy in zip(tile["corners"], corners):
+            nearest = match["corners"][int(np.argmin(np.linalg.norm(mine - xy, axis=1)))]
+            wrong += nearest["value"] != corner["value"]
+        wrong_corners += wrong
+        wrong_tiles += wrong > 0
+    missed = len(wanted) - found
+    extra = len(free)
+    score_right = ""
+    if truth.get("last_placement") and "last_placement" in reading and reading.get("previous"):
+        mine, theirs = reading["last_placement"], truth["last_placement"]
+        score_right = int(bool(mine) and mine["tile"] == theirs["tile"] and mine["score"] == theirs["score"])
+    return {
+        "image": truth["image"]["path"],
+        "tiles": len(wanted),
+        "found": found,
+        "missed": missed,
+        "extra": extra,
+        "wrong_corners": wrong_corners,
+        "exact": int(missed == 0 and extra == 0 and wrong_corners == 0),
+        "wrong_tiles": wrong_tiles + missed + extra,
+        "score_right": score_right,
+        "ms": round(reading.get("timing_ms", {}).get("total", 0.0), 1),
+    }
+
+
+def summarise(rows: list[dict]) -> dict:
+    tiles = sum(r["tiles"] for r in rows)
+    found = sum(r["found"] for r in rows)
+    extra = sum(r["extra"] for r in rows)
+    scored = [r["score_right"] for r in rows if r["score_right"] != ""]
+    times = [r["ms"] for r in rows]
+    return {
+        "photos": len(rows),
+        "tile_recall": found / tiles if tiles else 1.0,
+        "tile_precision": found / (found + extra) if found + extra else 1.0,
+        "corner_error_rate": sum(r["wrong_corners"] for r in rows) / (3 * found) if found else 0.0,
+        "exact_boards": float(np.mean([r["exact"] for r in rows])) if rows else 0.0,
+        "at_most_one_wrong_tile": float(np.mean([r["wrong_tiles"] <= 1 for r in rows])) if rows else 0.0,
+        "placements_scored_right": float(np.mean(scored)) if scored else None,
+        "p50_ms": float(np.percentile(times, 50)) if times else 0.0,
+        "p95_ms": float(np.percentile(times, 95)) if times else 0.0,
+    }
+
+
+def truth_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.glob("*.json") if not p.name.endswith("_before.json"))
+
+
+def evaluate(
+    folder: Path,
+    predictions: Path | None,
+    csv_path: Path,
+    report: Callable[[Iterable, int, str], Iterable] | None = None,
+) -> dict:
+    """Rows for every truth file in ``folder`` (readings from ``predictions``, else read now)."""
+    files = truth_files(folder)
+    if predictions is not None:
+        by_name = {}
+        for line in predictions.read_text().splitlines():
+            reading = json.loads(line)
+            by_name[Path(reading["image"]["path"]).name] = reading
+        readings = (by_name.get(json.loads(f.read_text())["image"]["path"], {"tiles": []}) for f in files)
+    else:
+        readings = _read_all(folder, files)
+    rows = []
+    pairs = zip(files, readings)
+    for file, reading in report(pairs, len(files), "evaluate") if report else pairs:
+        rows.append(compare(json.loads(file.read_text()), reading))
+    with open(csv_path, "w", newline="") as out:
+        writer = csv.DictWriter(out, COLUMNS)
+        writer.writeheader()
+        writer.writerows(rows)
+    return summarise(rows)
+
+
+def _read_all(folder: Path, files: list[Path]):
+    from vision.image_io import load_image
+    from vision.reader import Reader
+
+    reader = Reader()
+    for file in files:
+        truth = json.loads(file.read_text())
+        image_path = folder / truth["image"]["path"]
+        before = image_path.with_name(image_path.stem + "_before" + image_path.suffix)
+        previous = reader.read(load_image(before)) if before.exists() else None
+        reading = reader.read(load_image(image_path), previous=previous, path=str(image_path)).to_dict()
+        reading["previous"] = previous is not None
+        yield reading
