@@ -89,9 +89,17 @@ def _summary(reading) -> str:
     return "\n".join(lines)
 
 
+def _reader(rules: str):
+    from vision.reader import Reader
+
+    try:
+        return Reader(rules=rules)
+    except FileNotFoundError as error:
+        raise InputError(str(error)) from None
+
+
 def _read(args: argparse.Namespace) -> int:
     from vision.image_io import ImageError, load_image
-    from vision.reader import Reader
 
     try:
         get_rules(args.rules)
@@ -102,16 +110,13 @@ def _read(args: argparse.Namespace) -> int:
         raise InputError(f"no photos match {' '.join(args.images)}")
     if len(paths) > 1 and not args.out:
         raise InputError("several photos: write their readings with --out results.jsonl")
-    try:
-        reader = Reader(rules=args.rules)
-    except FileNotFoundError as error:
-        raise InputError(str(error)) from None
     if args.out:
         import cv2
 
         from service.progress import progress
 
         _writable_parent(args.out)
+        reader = _reader(args.rules)
         failed = 0
         with open(args.out, "w", encoding="utf-8") as out:
             for path in progress(paths, len(paths), "read"):
@@ -124,11 +129,15 @@ def _read(args: argparse.Namespace) -> int:
         if failed:
             print(f"triominoes: {failed} of {len(paths)} photos could not be read (see {args.out})", file=sys.stderr)
         return 0
+    if args.overlay and Path(args.overlay).suffix.lower() not in {".png", ".jpg", ".jpeg"}:
+        raise InputError(f"--overlay {args.overlay}: use a .png or .jpg name")
     try:
         image = load_image(paths[0])
-        previous = reader.read(load_image(args.previous), path=args.previous) if args.previous else None
+        earlier = load_image(args.previous) if args.previous else None
     except ImageError as error:
         raise InputError(str(error)) from None
+    reader = _reader(args.rules)
+    previous = reader.read(earlier, path=args.previous) if earlier is not None else None
     reading = reader.read(image, previous=previous, path=str(paths[0]))
     if args.overlay:
         import cv2
@@ -137,7 +146,7 @@ def _read(args: argparse.Namespace) -> int:
 
         _writable_parent(args.overlay)
         if not cv2.imwrite(args.overlay, draw_overlay(image, reading)):
-            raise InputError(f"cannot write {args.overlay} (use a .png or .jpg name)")
+            raise InputError(f"cannot write {args.overlay}")
     print(json.dumps(reading.to_dict()) if args.json else _summary(reading))
     return 0
 
@@ -261,6 +270,13 @@ def _benchmark(args: argparse.Namespace) -> int:
         from datasets import bench as studio_bench
 
         studio_bench.main(args.seconds)
+    elif args.target == "reader":
+        from vision import bench as reader_bench
+
+        try:
+            reader_bench.main(args.photos)
+        except FileNotFoundError as error:
+            raise InputError(str(error)) from None
     elif args.target == "classifier":
         from models import evaluate
         from service.progress import progress
@@ -343,7 +359,8 @@ def build_parser() -> argparse.ArgumentParser:
     finder.set_defaults(run=_train_finder)
 
     bench = commands.add_parser("benchmark", help="print speed and accuracy figures")
-    bench.add_argument("target", choices=["engine", "studio", "classifier"])
+    bench.add_argument("target", choices=["engine", "studio", "classifier", "reader"])
+    bench.add_argument("--photos", type=int, default=20, help="reader: photos to time")
     bench.add_argument("--model", default="models/corner.onnx", help="classifier: the ONNX model")
     bench.add_argument("--images", type=int, default=600, help="classifier: test-split photos to crop")
     bench.add_argument("--confusion", metavar="OUT.png", help="classifier: also draw the confusion matrix")

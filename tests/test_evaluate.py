@@ -9,13 +9,22 @@ from vision.evaluate import compare, summarise
 
 def tile(cx, values, cell=(0, 0)):
     corners = [(cx, 0.0), (cx + 50, 86.6), (cx - 50, 86.6)]
-    return {"cell": list(cell), "tile": sorted(values), "in_set": True, "confidence": 1.0,
-            "corners": [{"x": x, "y": y, "value": v, "confidence": 1.0} for (x, y), v in zip(corners, values)]}
+    return {
+        "cell": list(cell),
+        "tile": sorted(values),
+        "in_set": True,
+        "confidence": 1.0,
+        "corners": [{"x": x, "y": y, "value": v, "confidence": 1.0} for (x, y), v in zip(corners, values)],
+    }
 
 
-TRUTH = {"image": {"path": "a.jpg", "width": 800, "height": 600},
-         "tiles": [tile(100, (1, 2, 3)), tile(300, (4, 4, 5), (2, 0)), tile(500, (0, 0, 0), (4, 0))],
-         "face_down": [], "violations": [], "last_placement": None}
+TRUTH = {
+    "image": {"path": "a.jpg", "width": 800, "height": 600},
+    "tiles": [tile(100, (1, 2, 3)), tile(300, (4, 4, 5), (2, 0)), tile(500, (0, 0, 0), (4, 0))],
+    "face_down": [],
+    "violations": [],
+    "last_placement": None,
+}
 
 
 def test_perfect_reading_is_exact():
