@@ -98,3 +98,13 @@ def test_empty_and_single():
     assert fit_lattice(np.zeros((0, 3, 2))).cells == []
     single = fit_lattice(np.array([[[0, 0], [10, 17], [-10, 17]]], float))
     assert single.cells == [None]
+
+
+def test_a_double_detection_does_not_claim_a_taken_cell():
+    rng = np.random.default_rng(11)
+    board = random_board(11, 8)
+    outlines = outlines_of(board, camera(rng, 10), rng)
+    doubled = np.concatenate([outlines, outlines[3:4] + 1.0])  # the same tile found twice
+    fit = fit_lattice(doubled)
+    cells = [c for c in fit.cells if c is not None]
+    assert len(cells) == len(set(cells)) == len(board)

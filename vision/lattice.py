@@ -79,7 +79,9 @@ def fit_lattice(outlines: np.ndarray, join_tolerance: float = 0.3) -> LatticeFit
     glued = [[] for _ in range(n)]  # (own edge index, other tile, other's edge index)
     for sharers in by_edge.values():
         for t, i in sharers:
-            glued[t].extend((i, u, j) for u, j in sharers if u != t)
+            # Neighbours walk a shared edge in opposite directions; the same direction is a
+            # second outline of the same tile, not a neighbour.
+            glued[t].extend((i, u, j) for u, j in sharers if u != t and point_of[t, i] == point_of[u, (j + 1) % 3])
     components = _components(glued)
     cells: list[Cell | None] = [None] * n
     first: list[int] = [0] * n
@@ -88,6 +90,7 @@ def fit_lattice(outlines: np.ndarray, join_tolerance: float = 0.3) -> LatticeFit
     if len(board) > 1:
         start = max(board, key=lambda t: len(glued[t]))
         cells[start], first[start] = _seed_assignment(outlines[start])
+        taken = {cells[start]}
         queue = deque([start])
         while queue:
             t = queue.popleft()
@@ -97,8 +100,9 @@ def fit_lattice(outlines: np.ndarray, join_tolerance: float = 0.3) -> LatticeFit
                     continue
                 a, b = points[i], points[(i + 1) % 3]  # t's edge i runs a -> b clockwise
                 across = [c for c in edge_neighbours(cells[t]) if {a, b} <= set(cell_corners(c))]
-                if len(across) != 1:
-                    continue
+                if len(across) != 1 or across[0] in taken:
+                    continue  # a second outline on a cell already read (a double detection) stays loose
+                taken.add(across[0])
                 # u walks the shared edge the other way: its corner j sits on b, j + 1 on a.
                 order = cell_corners(across[0])
                 cells[u] = across[0]
