@@ -597,8 +597,6 @@ def _truth(scene: Scene, shown: list[int], mask: np.ndarray, board: Board) -> di
     for i in shown:
         tile = scene.tiles[i]
         px = cam.project(np.column_stack([tile.top, np.full(3, T)]))
-        if _signed_area(px) < 0:  # clockwise as seen: never expected, kept as a guard for the tests
-            px = px[::-1]
         if tile.numbers is None:
             face_down.append({"corners": [[round(float(x), 2), round(float(y), 2)] for x, y in px]})
             continue
@@ -636,8 +634,3 @@ def _truth(scene: Scene, shown: list[int], mask: np.ndarray, board: Board) -> di
             "k1": round(cam.k1, 4),
         },
     }
-
-
-def _signed_area(px: np.ndarray) -> float:
-    (ax, ay), (bx, by), (cx, cy) = px
-    return float((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))
