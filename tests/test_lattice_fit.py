@@ -108,3 +108,20 @@ def test_a_double_detection_does_not_claim_a_taken_cell():
     fit = fit_lattice(doubled)
     cells = [c for c in fit.cells if c is not None]
     assert len(cells) == len(set(cells)) == len(board)
+
+
+def test_frontier_shows_where_a_missed_tile_would_be():
+    from vision.lattice import frontier_triangles
+
+    rng = np.random.default_rng(12)
+    board = random_board(12, 25)
+    H = camera(rng, 30)
+    outlines = outlines_of(board, H, rng, noise=0.01, gap=0.02)
+    missed = 10
+    fit = fit_lattice(np.delete(outlines, missed, axis=0))
+    cells, triangles = frontier_triangles(fit, np.delete(outlines, missed, axis=0))
+    side = fit.side_px
+    centre = outlines[missed].mean(0)
+    nearest = np.argmin(np.linalg.norm(triangles.mean(1) - centre, axis=1))
+    assert np.linalg.norm(triangles[nearest].mean(0) - centre) < 0.1 * side
+    assert len(cells) == len(triangles) and len(set(cells)) == len(cells)

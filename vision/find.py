@@ -12,7 +12,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 import onnxruntime as ort
-from skimage.measure import find_contours
 
 from models.finder_data import CORE_SCALE, working_scale
 
@@ -32,6 +31,9 @@ class TileFinder:
         if threads:
             options.intra_op_num_threads = threads
         self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        # How much larger than the true cores the network draws them, measured at training time.
+        metadata = self.session.get_modelmeta().custom_metadata_map
+        self.core_growth = float(metadata.get("core_growth", 1.0))
 
     def core_probability(self, image: np.ndarray) -> tuple[np.ndarray, float]:
         """The core probability map at working scale, and that scale."""
@@ -44,14 +46,14 @@ class TileFinder:
         (core,) = self.session.run(None, {"image": small.transpose(2, 0, 1)[None]})
         return core[0, 0, : size[1], : size[0]], scale
 
-    def find(self, image: np.ndarray, threshold: float = 0.5) -> np.ndarray:
+    def find(self, image: np.ndarray) -> np.ndarray:
         core, scale = self.core_probability(image)
-        return outlines_from_cores(core > threshold, scale)
+        return outlines_from_cores(core, scale, self.core_growth)
 
 
-def outlines_from_cores(cores: np.ndarray, scale: float) -> np.ndarray:
-    """One clockwise triangle (full-size pixels) per connected core of a core map: boolean, or
-    probabilities, whose 0.5 level line then gives the core's outline to a fraction of a pixel."""
+def outlines_from_cores(cores: np.ndarray, scale: float, core_growth: float = 1.0) -> np.ndarray:
+    """One clockwise triangle (full-size pixels) per connected core of a core map (boolean, or
+    probabilities thresholded at 0.5); ``core_growth`` is how much too large the map draws cores."""
     level = cores.astype(np.float32)
     count, labels, stats, _ = cv2.connectedComponentsWithStats((level > 0.5).astype(np.uint8), connectivity=8)
     outlines = []
@@ -59,41 +61,37 @@ def outlines_from_cores(cores: np.ndarray, scale: float) -> np.ndarray:
         if stats[i, cv2.CC_STAT_AREA] < MIN_CORE_PX:
             continue
         x, y, w, h = stats[i, :4]
-        window = np.pad(np.where(labels[y : y + h, x : x + w] == i, level[y : y + h, x : x + w], 0), 1)
-        line = max(find_contours(window, 0.5), key=len)[:, ::-1] + (x - 1, y - 1)
-        triangle = fit_triangle(line)
-        centre = triangle.mean(0)
-        outlines.append(clockwise((centre + (triangle - centre) / CORE_SCALE) / scale))
+        ys, xs = np.nonzero(labels[y : y + h, x : x + w] == i)
+        core = triangle_from_moments(np.column_stack([xs + x, ys + y]).astype(np.float64))
+        if core is not None:
+            centre = core.mean(0)
+            outlines.append(clockwise((centre + (core - centre) / (CORE_SCALE * core_growth)) / scale))
     return np.array(outlines, np.float64).reshape(-1, 3, 2)
 
 
-def fit_triangle(outline: np.ndarray) -> np.ndarray:
-    """The triangle whose sides best follow a closed outline: the smallest enclosing triangle
-    says which outline points belong to which side; a line is fitted to the middle of each side's
-    points; neighbouring lines meet at the corners. (The smallest enclosing triangle alone can lean
-    away from a rounded or ragged outline.)"""
-    _, first = cv2.minEnclosingTriangle(cv2.convexHull(outline.astype(np.float32)))
-    corners = first.reshape(3, 2).astype(np.float64)
-    lines = []
-    for i in range(3):
-        a, b = corners[i], corners[(i + 1) % 3]
-        length2 = float(np.dot(b - a, b - a)) or 1.0
-        along = (outline - a) @ (b - a) / length2
-        normal = np.array([-(b - a)[1], (b - a)[0]]) / np.sqrt(length2)
-        near = outline[(along > 0.2) & (along < 0.8) & (np.abs((outline - a) @ normal) < 0.2 * np.sqrt(length2))]
-        if len(near) < 3:
-            return corners
-        vx, vy, x, y = cv2.fitLine(near.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x, y], np.float64), np.array([vx, vy], np.float64)))
-    fitted = []
-    for i in range(3):  # corner i+1 joins side i and side i+1
-        (p, u), (q, v) = lines[i], lines[(i + 1) % 3]
-        matrix = np.column_stack([u, -v])
-        if abs(np.linalg.det(matrix)) < 1e-6:
-            return corners
-        t = np.linalg.solve(matrix, q - p)
-        fitted.append(p + t[0] * u)
-    return np.roll(np.array(fitted), 1, axis=0)
+def triangle_from_moments(points: np.ndarray) -> np.ndarray | None:
+    """The triangle with the same centre, spread and three-fold turn as a filled region.
+
+    A filled triangle is an affine image of an equilateral one: whitening the region's pixels
+    (dividing out their covariance) makes it equilateral, with circumradius sqrt(8) for unit
+    covariance; the phase of the third-order moment then points at its corners. Moments suit the
+    rounded, blurred cores a network draws better than fitting sharp corners does.
+    """
+    centre = points.mean(0)
+    offsets = points - centre
+    covariance = offsets.T @ offsets / len(points)
+    values, vectors = np.linalg.eigh(covariance)
+    if values.min() <= 1e-6:
+        return None
+    root = vectors @ np.diag(np.sqrt(values)) @ vectors.T
+    white = offsets @ np.linalg.inv(root).T
+    z = white[:, 0] + 1j * white[:, 1]
+    third = np.sum(z**3)
+    if abs(third) < 1e-9 * len(points):
+        return None
+    turn = np.angle(third) / 3 + np.array([0, 2 * np.pi / 3, 4 * np.pi / 3])
+    corners = np.sqrt(8) * np.column_stack([np.cos(turn), np.sin(turn)])
+    return centre + corners @ root.T
 
 
 def clockwise(triangle: np.ndarray) -> np.ndarray:

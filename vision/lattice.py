@@ -175,3 +175,30 @@ def _place_by_homography(outline: np.ndarray, homography: np.ndarray) -> tuple[C
     except ValueError:
         return None
     return cell, points.index(cell_corners(cell)[0])
+
+
+def frontier_triangles(fit: LatticeFit, outlines: np.ndarray) -> tuple[list[Cell], np.ndarray]:
+    """Empty cells next to the board, with where their corners would be in the photo (corners in
+    cell order): lattice points the board already shows are taken from its tiles' corners, the
+    others from the homography. Used to look for tiles the finder missed."""
+    if fit.homography is None:
+        return [], np.zeros((0, 3, 2))
+    seen: dict[Point, list[np.ndarray]] = {}
+    ordered = fit.corners_in_cell_order(outlines)
+    for cell, corners in zip(fit.cells, ordered):
+        if cell is not None:
+            for point, xy in zip(cell_corners(cell), corners):
+                seen.setdefault(point, []).append(xy)
+    occupied = {c for c in fit.cells if c is not None}
+    frontier = sorted({n for c in occupied for n in edge_neighbours(c)} - occupied)
+    triangles = []
+    for cell in frontier:
+        corners = []
+        for point in cell_corners(cell):
+            if point in seen:
+                corners.append(np.mean(seen[point], axis=0))
+            else:
+                plane = np.array([[point_xy(point)]], np.float64)
+                corners.append(cv2.perspectiveTransform(plane, fit.homography)[0, 0])
+        triangles.append(corners)
+    return frontier, np.array(triangles, np.float64).reshape(-1, 3, 2)

@@ -30,6 +30,7 @@ from vision.lattice import fit_lattice
 from vision.records import Reading, ReadTile
 
 FACE_DOWN_BELOW = 0.35  # a tile whose corners look this unlike any number is a blank back
+COMPLETION_ROUNDS = 2  # passes looking for missed tiles beside the board
 
 
 class Reader:
@@ -71,13 +72,23 @@ class Reader:
         lap("crops")
         probabilities = self.classifier.predict(crops).reshape(-1, 3, NO_NUMBER + 1)
         lap("classify")
+        cells = list(fit.cells)
+        for _ in range(COMPLETION_ROUNDS):
+            found_cells, found_corners, found_probabilities = self._complete(image, fit, cells, ordered)
+            if not found_cells:
+                break
+            cells += found_cells
+            ordered = np.concatenate([ordered, found_corners])
+            probabilities = np.concatenate([probabilities, found_probabilities])
+            outlines = np.concatenate([outlines, found_corners])
+        lap("complete")
         number_likeness = 1 - probabilities[:, :, NO_NUMBER].mean(1)
         face_up = np.nonzero(number_likeness >= FACE_DOWN_BELOW)[0]
         face_down = tuple(outlines[i] for i in np.nonzero(number_likeness < FACE_DOWN_BELOW)[0])
         max_number = rules.max_number
         if len(face_up) and (probabilities[face_up, :, LARGE_MAX] > 0.9).any():
             max_number = LARGE_MAX  # a 6 read with confidence: the large set is on the table
-        decoded = decode(probabilities[face_up], [fit.cells[i] for i in face_up], max_number)
+        decoded = decode(probabilities[face_up], [cells[i] for i in face_up], max_number)
         tiles = tuple(
             ReadTile(d.cell, ordered[i], d.numbers, d.confidences, d.in_set, d.ambiguous)
             for i, d in zip(face_up, decoded)
@@ -102,6 +113,28 @@ class Reader:
         timing["total"] = (time.perf_counter() - start) * 1000
         height, width = image.shape[:2]
         return Reading(path, width, height, tiles, face_down, violations, last, timing, tuple(notes))
+
+    def _complete(self, image, fit, cells, ordered):
+        """Tiles the finder missed: empty cells beside the board whose three corners all read as
+        numbers. Returns their cells, corners (cell order) and corner probabilities."""
+        from vision.lattice import LatticeFit, frontier_triangles
+
+        grown = LatticeFit(cells, [0] * len(cells), fit.homography, fit.side_px)
+        candidates, triangles = frontier_triangles(grown, ordered)
+        height, width = image.shape[:2]
+        inside = [
+            k
+            for k, t in enumerate(triangles)
+            if (t >= 0).all() and (t[:, 0] < width).all() and (t[:, 1] < height).all()
+        ]
+        if not inside:
+            return [], None, None
+        triangles = triangles[inside]
+        probabilities = self.classifier.predict(corner_crops(image, triangles)).reshape(-1, 3, NO_NUMBER + 1)
+        numbers = probabilities[:, :, :NO_NUMBER]
+        readable = (probabilities[:, :, NO_NUMBER] < 0.25).all(1) & (numbers.max(2) > 0.6).all(1)
+        keep = np.nonzero(readable)[0]
+        return [candidates[inside[k]] for k in keep], triangles[keep], probabilities[keep]
 
 
 def frame_map(previous: Board, current: Board) -> LatticeMap | None:

@@ -1,0 +1,87 @@
+"""The committed corner classifier: the ONNX wrapper without torch, and torch agreement where installed."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from models.classes import CLASS_COUNT
+from models.classifier import DEFAULT_MODEL, CornerClassifier
+from models.metrics import confusion, expected_calibration_error
+
+FIXTURE = Path(__file__).parent / "fixtures" / "corner_crops.npz"
+
+
+@pytest.fixture(scope="module")
+def classifier():
+    return CornerClassifier()
+
+
+@pytest.fixture(scope="module")
+def fixture_crops():
+    with np.load(FIXTURE) as data:
+        return data["crops"], data["labels"].astype(np.int64)
+
+
+def test_golden_answers(classifier):
+    """The committed model's answers on the fixture crops, stored when the fixture was made."""
+    with np.load(FIXTURE) as data:
+        assert (classifier.predict(data["crops"]).argmax(1) == data["answers"]).all()
+
+
+def test_model_is_small():
+    assert DEFAULT_MODEL.stat().st_size <= 1024 * 1024
+
+
+def test_probabilities_for_a_batch(classifier, fixture_crops):
+    crops, _ = fixture_crops
+    probabilities = classifier.predict(crops)
+    assert probabilities.shape == (len(crops), CLASS_COUNT)
+    assert np.allclose(probabilities.sum(1), 1, atol=1e-4) and (probabilities >= 0).all()
+
+
+def test_batching_does_not_change_answers(classifier, fixture_crops):
+    crops, _ = fixture_crops
+    together = classifier.predict(crops)
+    one_by_one = np.concatenate([classifier.predict(crops[i : i + 1]) for i in range(len(crops))])
+    assert np.allclose(together, one_by_one, atol=1e-5)
+
+
+def test_reads_most_fixture_crops(classifier, fixture_crops):
+    # A random sample of the test split, hard crops included: far above the 1-in-8 of guessing.
+    crops, labels = fixture_crops
+    assert (classifier.predict(crops).argmax(1) == labels).mean() >= 0.8
+
+
+def test_bad_batches(classifier):
+    assert classifier.predict(np.zeros((0, 32, 32), np.uint8)).shape == (0, CLASS_COUNT)
+    with pytest.raises(ValueError, match=r"\(N, 32, 32\)"):
+        classifier.predict(np.zeros((4, 28, 28), np.uint8))
+    with pytest.raises(ValueError, match="uint8"):
+        classifier.predict(np.zeros((4, 32, 32), np.float32))
+    with pytest.raises(FileNotFoundError, match="triominoes train"):
+        CornerClassifier("/no/such/model.onnx")
+
+
+def test_onnx_and_torch_agree(classifier, fixture_crops):
+    torch = pytest.importorskip("torch")
+    from models.net import CornerNet
+    from models.train import Calibrated
+
+    model = Calibrated(CornerNet(), 1.0)
+    model.load_state_dict(torch.load(DEFAULT_MODEL.with_suffix(".pt")))
+    model.eval()
+    crops, _ = fixture_crops
+    with torch.no_grad():
+        expected = model(torch.from_numpy(crops[:, None])).numpy()
+    assert np.allclose(classifier.predict(crops), expected, atol=1e-4)
+
+
+def test_calibration_error_and_confusion():
+    labels = np.array([0, 1, 1, 7])
+    sure = np.eye(CLASS_COUNT)[labels]
+    assert expected_calibration_error(sure, labels) == pytest.approx(0)
+    wrong = np.eye(CLASS_COUNT)[[1, 1, 1, 7]]
+    assert expected_calibration_error(wrong, labels) == pytest.approx(0.25)
+    matrix = confusion(wrong.argmax(1), labels)
+    assert matrix[0, 1] == 1 and matrix[1, 1] == 2 and matrix.sum() == 4

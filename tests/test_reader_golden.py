@@ -1,0 +1,76 @@
+"""The whole reader on the bundled sample photos (a studio pair with truth): golden answers."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from service.cli import main
+from vision.evaluate import compare
+from vision.image_io import load_image
+from vision.reader import Reader
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return Reader()
+
+
+@pytest.fixture(scope="module")
+def readings(reader):
+    before = reader.read(load_image(SAMPLES / "board_before.jpg"))
+    after = reader.read(load_image(SAMPLES / "board.jpg"), previous=before, path="board.jpg")
+    return before, after
+
+
+def test_sample_is_read_exactly(readings):
+    _, after = readings
+    truth = json.loads((SAMPLES / "board.truth.json").read_text())
+    row = compare(truth, after.to_dict())
+    assert (row["found"], row["missed"], row["extra"], row["wrong_corners"]) == (24, 0, 0, 0)
+    assert len(after.face_down) == len(truth["face_down"]) == 7
+    assert after.violations == ()
+
+
+def test_added_tile_and_its_score(readings):
+    _, after = readings
+    truth = json.loads((SAMPLES / "board.truth.json").read_text())["last_placement"]
+    placement = after.last_placement.to_dict()
+    assert placement["tile"] == truth["tile"] and placement["score"] == truth["score"] and placement["legal"]
+
+
+def test_reading_shape_and_timings(readings):
+    before, after = readings
+    data = after.to_dict()
+    assert set(data) >= {"image", "tiles", "face_down", "violations", "last_placement", "timing_ms"}
+    assert {"find", "lattice", "crops", "classify", "decode", "validate", "total"} <= set(data["timing_ms"])
+    corners = data["tiles"][0]["corners"]
+    (ax, ay), (bx, by), (cx, cy) = [(c["x"], c["y"]) for c in corners]
+    assert (bx - ax) * (cy - ay) - (by - ay) * (cx - ax) > 0  # clockwise as seen
+    assert len([t for t in before.tiles if t.cell is not None]) == 23
+
+
+def test_a_photo_with_no_tiles_is_an_empty_reading(reader):
+    import numpy as np
+
+    table = np.full((480, 640, 3), (40, 90, 140), np.uint8)
+    reading = reader.read(table)
+    assert reading.tiles == () and reading.face_down == () and reading.violations == ()
+
+
+def test_read_command_prints_json_and_draws_the_overlay(tmp_path, capsys):
+    overlay = tmp_path / "overlay.png"
+    assert main(["read", str(SAMPLES / "board.jpg"), "--json", "--overlay", str(overlay)]) == 0
+    assert len(json.loads(capsys.readouterr().out)["tiles"]) == 24
+    assert overlay.stat().st_size > 10_000
+
+
+def test_read_many_photos_to_jsonl(tmp_path, capsys):
+    (tmp_path / "broken.jpg").write_text("not a photo")
+    out = tmp_path / "results.jsonl"
+    assert main(["read", str(SAMPLES / "*.jpg"), str(tmp_path), "--out", str(out)]) == 0
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(lines) == 3 and sum("error" in line for line in lines) == 1
+    assert "1 of 3 photos could not be read" in capsys.readouterr().err
