@@ -11,9 +11,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import onnxruntime as ort
 
 from models.finder_data import CORE_SCALE, working_scale
+from models.runtime import open_model
 
 DEFAULT_FINDER = Path(__file__).resolve().parent.parent / "models" / "finder.onnx"
 MIN_CORE_PX = 6  # cores smaller than this (working-scale pixels) are noise
@@ -23,14 +23,7 @@ class TileFinder:
     """Loads the finder model once; ``find`` returns (N, 3, 2) clockwise outlines in pixels."""
 
     def __init__(self, path: str | Path = DEFAULT_FINDER, threads: int | None = None) -> None:
-        path = Path(path)
-        if not path.is_file():
-            raise FileNotFoundError(f"no finder model at {path} (train one with 'triominoes train-finder')")
-        options = ort.SessionOptions()
-        options.log_severity_level = 3
-        if threads:
-            options.intra_op_num_threads = threads
-        self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        self.session = open_model(path, "finder", "triominoes train-finder", threads)
         # How much larger than the true cores the network draws them, measured at training time.
         metadata = self.session.get_modelmeta().custom_metadata_map
         self.core_growth = float(metadata.get("core_growth", 1.0))

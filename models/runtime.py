@@ -1,0 +1,19 @@
+"""Opening the committed ONNX models with onnxruntime on the CPU (no torch)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import onnxruntime as ort
+
+
+def open_model(path: str | Path, what: str, command: str, threads: int | None = None) -> ort.InferenceSession:
+    """An inference session for the model at ``path``; a missing file names the command that makes it."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no {what} model at {path} (train one with '{command}')")
+    options = ort.SessionOptions()
+    options.log_severity_level = 3
+    if threads:
+        options.intra_op_num_threads = threads
+    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
