@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from datasets.studio import Rendered, render, sample_scene
+from engine.board import Board
 from engine.game import Place
 from engine.simulate import simulate_game
 from models.classes import NO_NUMBER
@@ -79,7 +80,7 @@ def make_sequence(
     seed: int,
     out: Path,
     styles: Sequence[str] | None = None,
-    still_frames: int = 2,
+    still_frames: int = 5,
     max_events: int | None = None,
     max_rounds: int | None = None,
 ) -> Path:
@@ -93,9 +94,11 @@ def make_sequence(
     folder = out / f"sequence_{seed:07d}"
     (folder / "frames").mkdir(parents=True, exist_ok=True)
     entries = game.log[:max_events]
+    # A clip cut short by max_events frames only the tiles it shows, so they come out larger.
+    shown = [sum(isinstance(e.event, Place) and e.round == r for e in entries) for r in range(1, 1 + entries[-1].round)]
     scenes = [
-        sample_scene(seed, list(styles) if styles else None, board=board, loose_tiles=False)
-        for board in played.final_boards[: max(e.round for e in entries)]
+        sample_scene(seed, list(styles) if styles else None, board=Board(board.placements[:count]), loose_tiles=False)
+        for board, count in zip(played.final_boards, shown)
     ]
     size = scenes[0].camera.size
     video = cv2.VideoWriter(str(folder / "video.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 5, size)
@@ -128,6 +131,20 @@ def make_sequence(
     }
     (folder / "events.json").write_text(json.dumps(sheet))
     return folder
+
+
+def write_y4m(frames: Sequence[Path], out: Path, rate: str = "5:1", size: tuple[int, int] | None = None) -> Path:
+    """Frames as an uncompressed Y4M video (the format Chromium's fake webcam plays), all at
+    the first frame's size or ``size`` (even width and height); ``rate`` is frames per second
+    as a fraction."""
+    first = cv2.imread(str(frames[0]))
+    width, height = size or (first.shape[1] // 2 * 2, first.shape[0] // 2 * 2)
+    with open(out, "wb") as video:
+        video.write(f"YUV4MPEG2 W{width} H{height} F{rate} Ip A1:1 C420jpeg\n".encode())
+        for path in frames:
+            image = cv2.resize(cv2.imread(str(path)), (width, height), interpolation=cv2.INTER_AREA)
+            video.write(b"FRAME\n" + cv2.cvtColor(image, cv2.COLOR_BGR2YUV_I420).tobytes())
+    return out
 
 
 def crops_for_seed(job: RenderJob) -> tuple[np.ndarray, np.ndarray, int, float]:

@@ -138,8 +138,8 @@ def sample_scene(
     if board is None:
         board = random_board(board_seed, min(n_tiles, len(tile_set(rules.max_number))), rules, bonus_bias=bias)
     else:
-        rules = replace(rules, max_number=max(max(p.corners) for p in board.placements) if len(board) else 5)
-        rules = replace(rules, max_number=LARGE_MAX if rules.max_number > STANDARD_MAX else STANDARD_MAX)
+        largest = max((max(p.corners) for p in board.placements), default=0)
+        rules = replace(rules, max_number=LARGE_MAX if largest > STANDARD_MAX else STANDARD_MAX)
     tiles = _board_tiles(board, rng, side, faces.FONT_COUNT)
     # Turn and move the whole board on the table.
     angle = rng.uniform(0, 2 * math.pi)
@@ -574,7 +574,7 @@ def render(scene: Scene, board_tiles: int | None = None, hand_over: int | None =
     order = sorted(shown, key=lambda i: -np.linalg.norm(np.append(scene.tiles[i].top.mean(0), 0) - cam.C))
     for i in order:
         _draw_tile(image, mask, i, scene.tiles[i], scene)
-    if hand_over is not None or scene.options["hand"]:
+    if hand_over is not None or (scene.options["hand"] and len(visible.tiles)):
         _draw_clutter(
             image,
             mask,

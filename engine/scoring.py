@@ -124,3 +124,16 @@ def judge_last(board: Board, rules: Rules) -> PlacementResult:
 def judge_each(board: Board, rules: Rules) -> list[PlacementResult]:
     """Judge every tile, in placement order, against the tiles placed before it."""
     return [judge_placement(Board(board.placements[:i]), p, rules) for i, p in enumerate(board.placements)]
+
+
+def score_answer(board: Board, rules: Rules) -> dict:
+    """The score result of CONTRACT.md for a board file: its last tile judged against the ones
+    before it, plus the preset's name and the violations of the earlier tiles."""
+    results = judge_each(board, rules)
+    if not results:
+        raise ValueError("the board has no tiles to score")
+    return {
+        **results[-1].to_dict(),
+        "rules": rules.name,
+        "earlier_violations": [v.to_dict() for r in results[:-1] for v in r.violations],
+    }

@@ -11,11 +11,18 @@ from datasets.make import RenderJob
 from datasets.studio import render, sample_scene
 
 CORE_SCALE = 0.6  # a core is the face shrunk to 60% about its centre
-WORK_LONG_SIDE = 640  # the finder sees photos at this long side (halving 1280x960)
+READ_LONG_SIDE = 960  # the reader shows the finder photos at this long side (at most)
+TRAIN_LONG_SIDES = (480, 1100)  # training photos vary in size, so tiles vary from about 8 to 110 px
 
 
-def working_scale(width: int, height: int) -> float:
-    return WORK_LONG_SIDE / max(width, height)
+def working_scale(width: int, height: int, long_side: int = READ_LONG_SIDE) -> float:
+    return min(1.0, long_side / max(width, height))
+
+
+def training_long_side(seed: int) -> int:
+    """Each training photo's working size, spread evenly over TRAIN_LONG_SIDES by its seed."""
+    low, high = TRAIN_LONG_SIDES
+    return low + (seed * 7919) % (high - low + 1)
 
 
 def core_map(triangles: np.ndarray, shape: tuple[int, int], scale: float) -> np.ndarray:
@@ -32,7 +39,7 @@ def finder_sample(job: RenderJob) -> tuple[np.ndarray, np.ndarray]:
     """One studio photo at working scale (BGR uint8) and its core map."""
     rendered = render(sample_scene(job.seed, list(job.styles) if job.styles else None, job.n_tiles))
     height, width = rendered.image.shape[:2]
-    scale = working_scale(width, height)
+    scale = working_scale(width, height, training_long_side(job.seed))
     size = (round(width * scale), round(height * scale))
     image = cv2.resize(rendered.image, size, interpolation=cv2.INTER_AREA)
     triangles = [[[c["x"], c["y"]] for c in t["corners"]] for t in rendered.truth["tiles"]]

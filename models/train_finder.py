@@ -1,8 +1,9 @@
 """Training the tile finder on studio photos and exporting it to ONNX (needs the `train` extra).
 
 ``triominoes train-finder --seed S`` renders photos with their core maps (seeds 500,000 on of the
-train split, apart from the classifier's), trains on random 256-pixel windows with flips and
-quarter turns, and writes models/finder.onnx.
+train split, apart from the classifier's) at working sizes from 480 to 1100 pixels, so that it
+meets tiles from about 8 to 110 pixels; trains on random 256-pixel windows with flips and quarter
+turns; and writes models/finder.onnx.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import torch
 from torch import nn
 
 from datasets.make import SPLITS, RenderJob, run_jobs
-from models.finder_data import WORK_LONG_SIDE, finder_sample
+from models.finder_data import finder_sample
 from models.finder_net import FinderNet
 
 FINDER_SEEDS = SPLITS["train"] + 500_000
@@ -26,7 +27,7 @@ WINDOW = 256
 def _padded(samples: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
     """Every photo on one canvas size (working scale), padded by edge replication."""
     height = max(image.shape[0] for image, _ in samples)
-    width = WORK_LONG_SIDE
+    width = max(image.shape[1] for image, _ in samples)
     images = np.zeros((len(samples), height, width, 3), np.uint8)
     targets = np.zeros((len(samples), height, width), np.uint8)
     for k, (image, target) in enumerate(samples):

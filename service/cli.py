@@ -11,7 +11,7 @@ from pathlib import Path
 
 from engine.boardfile import BoardFileError, parse_board
 from engine.rules import DEFAULT_PRESET, PRESETS, get_rules
-from engine.scoring import judge_each
+from engine.scoring import judge_each, score_answer
 from engine.svg import board_svg
 
 EXIT_BAD_INPUT = 2
@@ -38,14 +38,11 @@ def _score(args: argparse.Namespace) -> int:
         raise InputError(f"{args.board}: {error}") from None
     if not len(board):
         raise InputError(f"{args.board}: the board has no tiles to score")
-    results = judge_each(board, rules)
-    last = results[-1]
-    answer = last.to_dict()
-    answer["rules"] = rules.name
-    answer["earlier_violations"] = [v.to_dict() for r in results[:-1] for v in r.violations]
+    answer = score_answer(board, rules)
     if args.svg:
-        violations = [v for r in results for v in r.violations]
-        Path(args.svg).write_text(board_svg(board, last.cell, violations, title=args.board), encoding="utf-8")
+        violations = [v for r in judge_each(board, rules) for v in r.violations]
+        cell = tuple(answer["cell"])
+        Path(args.svg).write_text(board_svg(board, cell, violations, title=args.board), encoding="utf-8")
     print(json.dumps(answer))
     return 0
 
@@ -221,7 +218,7 @@ def _datasets(args: argparse.Namespace) -> int:
         raise InputError(f"cannot create {out}: {error.strerror}") from None
     if args.sequence:
         for seed in progress(seeds, len(seeds), "sequences"):
-            make.make_sequence(seed, out, args.styles, max_rounds=args.rounds)
+            make.make_sequence(seed, out, args.styles, args.still_frames, args.max_events, args.rounds)
         return 0
     jobs = [make.RenderJob(s, tuple(args.styles) if args.styles else None, args.pairs, args.masks) for s in seeds]
     for _ in progress(make.run_jobs(make.make_image, jobs, out, workers=args.workers), len(jobs), "render"):
@@ -277,6 +274,10 @@ def _benchmark(args: argparse.Namespace) -> int:
             reader_bench.main(args.photos)
         except FileNotFoundError as error:
             raise InputError(str(error)) from None
+    elif args.target == "service":
+        from service import bench as service_bench
+
+        service_bench.main(args.seconds)
     elif args.target == "classifier":
         from models import evaluate
         from service.progress import progress
@@ -285,6 +286,66 @@ def _benchmark(args: argparse.Namespace) -> int:
             evaluate.main(args.model, args.images, args.confusion, report=progress)
         except FileNotFoundError as error:
             raise InputError(str(error)) from None
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from service.app import Settings, create_app
+
+    if not 0 < args.port < 65536:
+        raise InputError(f"--port must be 1..65535, not {args.port}")
+    _writable_parent(args.db)
+    app = create_app(Settings(database=args.db, cors_origins=tuple(args.cors_origin or ())))
+    print(f"serving on http://{args.host}:{args.port}/ (games in {args.db}; API docs at /docs)")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
+def _live(args: argparse.Namespace) -> int:
+    from engine.game import IllegalEvent
+    from service.games import GameStore, UnknownGame
+    from service.play import SourceError, frames, load_told, play
+    from vision.image_io import ImageError
+
+    _writable_parent(args.db)
+    try:
+        told = load_told(args.told) if args.told else []
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise InputError(f"--told {args.told}: not an event script ({error})") from None
+    store = GameStore(args.db)
+    try:
+        session = store.get(args.game) if args.game else store.create(args.players, args.rules)
+    except UnknownGame:
+        raise InputError(f"--game {args.game}: no such game in {args.db}") from None
+    except ValueError as error:
+        raise InputError(str(error)) from None
+    print(f"game {session.id} ({', '.join(session.game.players)}; {session.game.rules.name}) in {args.db}")
+
+    def report(number: int, answer: dict) -> None:
+        if answer["status"] not in ("settling", "moving") or args.verbose:
+            print(f"frame {number}: {answer['status']}: {answer['message']}")
+
+    try:
+        play(
+            session,
+            _reader(session.game.rules.name),
+            frames(args.source, args.rate),
+            told,
+            args.opener,
+            report,
+            store.save,
+        )
+    except (SourceError, ImageError) as error:
+        raise InputError(str(error)) from None
+    except IllegalEvent as error:
+        raise InputError(f"--told: {error}") from None
+    store.save(session)
+    state = session.game.state
+    print("scores: " + ", ".join(f"{n} {s}" for n, s in zip(state.players, state.scores)))
+    if args.json:
+        print(json.dumps(session.to_dict()))
     return 0
 
 
@@ -339,6 +400,8 @@ def build_parser() -> argparse.ArgumentParser:
     data.add_argument("--styles", nargs="+", choices=_style_names(), help="only these tile styles")
     data.add_argument("--pairs", action="store_true", help="also a 'before' photo without the last tile")
     data.add_argument("--sequence", action="store_true", help="frames and video of a game round per seed")
+    data.add_argument("--still-frames", type=int, default=5, help="sequence: frames of the still board after a move")
+    data.add_argument("--max-events", type=int, default=None, help="sequence: stop after this many events")
     data.add_argument("--rounds", type=int, default=None, help="sequence: stop after this many rounds")
     data.add_argument("--masks", action="store_true", help="also NAME.mask.png with tile ids")
     data.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
@@ -358,13 +421,33 @@ def build_parser() -> argparse.ArgumentParser:
     finder.add_argument("--steps", type=int, default=2500)
     finder.set_defaults(run=_train_finder)
 
+    serve = commands.add_parser("serve", help="the web service and its page (API docs at /docs)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--db", default="triominoes-games.sqlite3", help="SQLite file that keeps the games")
+    serve.add_argument("--cors-origin", action="append", help="allow this web origin (none by default)")
+    serve.set_defaults(run=_serve)
+
+    live = commands.add_parser("live", help="keep a game's score from a camera, video file or folder of frames")
+    live.add_argument("--source", required=True, help="camera index (0), video file, or folder of photos")
+    live.add_argument("--players", nargs="+", default=["Player 1", "Player 2"], help="names in turn order")
+    live.add_argument("--rules", default=DEFAULT_PRESET, choices=list(PRESETS))
+    live.add_argument("--game", help="continue this stored game instead of starting one")
+    live.add_argument("--db", default="triominoes-games.sqlite3", help="SQLite file that keeps the games")
+    live.add_argument("--opener", type=int, default=0, help="seat of the player who opens a round")
+    live.add_argument("--rate", type=float, default=5.0, help="frames per second of a folder of photos")
+    live.add_argument("--told", metavar="EVENTS.json", help="draws, passes and round ends, with their frames")
+    live.add_argument("--json", action="store_true", help="print the final game as JSON")
+    live.add_argument("--verbose", action="store_true", help="print every change of status")
+    live.set_defaults(run=_live)
+
     bench = commands.add_parser("benchmark", help="print speed and accuracy figures")
-    bench.add_argument("target", choices=["engine", "studio", "classifier", "reader"])
+    bench.add_argument("target", choices=["engine", "studio", "classifier", "reader", "service"])
     bench.add_argument("--photos", type=int, default=20, help="reader: photos to time")
     bench.add_argument("--model", default="models/corner.onnx", help="classifier: the ONNX model")
     bench.add_argument("--images", type=int, default=600, help="classifier: test-split photos to crop")
     bench.add_argument("--confusion", metavar="OUT.png", help="classifier: also draw the confusion matrix")
-    bench.add_argument("--seconds", type=float, default=3.0, help="time spent simulating games")
+    bench.add_argument("--seconds", type=float, default=3.0, help="engine: simulating time; service: time per run")
     bench.set_defaults(run=_benchmark)
     return parser
 

@@ -1,0 +1,262 @@
+"""The web service: readings, scoring, games with live webcam play, and the page at /.
+
+    uvicorn --factory service.app:create_app      # or: triominoes serve
+
+Every answer to bad input is a 4xx with ``{"detail": "..."}``: bodies over the size limit (413),
+bodies without a length (411), photos that are not images (415), damaged or over-large photos
+(422 / 413), unknown games (404), malformed JSON and events the rules forbid (422).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import FastAPI, File, Form, HTTPException, Request, UploadFile, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+
+from engine.boardfile import BoardFileError, parse_board
+from engine.game import IllegalEvent
+from engine.rules import DEFAULT_PRESET, PRESETS, get_rules
+from engine.scoring import score_answer
+from service.games import GameSession, GameStore, UnknownGame
+from service.live import LiveSettings
+from vision.image_io import ImageError, decode_image
+
+STATIC = Path(__file__).parent / "static"
+IMAGE_STATUS = {"too_large": 413, "not_image": 415, "damaged": 422}
+
+
+@dataclass(frozen=True)
+class Settings:
+    database: str = "triominoes-games.sqlite3"
+    max_body_bytes: int = 20 * 1024 * 1024
+    cors_origins: tuple[str, ...] = ()  # closed by default
+    live: LiveSettings = field(default_factory=LiveSettings)
+    reader_threads: int | None = None
+
+
+class NewGame(BaseModel):
+    players: list[Annotated[str, Field(min_length=1, max_length=40)]] = Field(min_length=2, max_length=6)
+    rules: str = DEFAULT_PRESET
+
+
+class LimitBody:
+    """ASGI middleware: refuses a request body over the limit (413) or of unknown length (411)
+    before any of it is read, so a huge upload costs nothing."""
+
+    def __init__(self, app, max_bytes: int) -> None:
+        self.app, self.max_bytes = app, max_bytes
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http" and scope["method"] in ("POST", "PUT", "PATCH"):
+            headers = dict(scope["headers"])
+            length = headers.get(b"content-length")
+            problem = None
+            if length is None:
+                if headers.get(b"transfer-encoding"):
+                    problem = (411, "send the body with a Content-Length")
+            elif not length.isdigit():
+                problem = (400, "bad Content-Length")
+            elif int(length) > self.max_bytes:
+                problem = (413, f"the body is over {self.max_bytes // 2**20} MiB")
+            if problem:
+                await JSONResponse({"detail": problem[1]}, problem[0])(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    app = FastAPI(
+        title="Triominoes reader",
+        version="0.1.0",
+        description="Reads Triominoes boards from photos, scores placements and keeps live games.",
+    )
+    store = GameStore(settings.database, settings.live)
+    app.state.store = store
+    readers: list = []
+
+    def reader():
+        """The reader, loaded on first use and shared by every request (models load once)."""
+        if not readers:
+            from vision.reader import Reader
+
+            readers.append(Reader(threads=settings.reader_threads))
+        return readers[0]
+
+    app.state.reader = reader
+    app.add_middleware(LimitBody, max_bytes=settings.max_body_bytes)
+    if settings.cors_origins:
+        from fastapi.middleware.cors import CORSMiddleware
+
+        app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins), allow_methods=["*"])
+
+    @app.exception_handler(IllegalEvent)
+    async def illegal_event(request: Request, error: IllegalEvent) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, 422)
+
+    @app.exception_handler(UnknownGame)
+    async def unknown_game(request: Request, error: UnknownGame) -> JSONResponse:
+        return JSONResponse({"detail": "no game has that id"}, 404)
+
+    @app.exception_handler(ImageError)
+    async def bad_image(request: Request, error: ImageError) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, IMAGE_STATUS.get(error.kind, 422))
+
+    def rules_or_422(name: str) -> str:
+        try:
+            return get_rules(name).name
+        except ValueError:
+            raise HTTPException(422, f"unknown rule preset {name!r}; one of {', '.join(PRESETS)}") from None
+
+    async def photo(upload: UploadFile, name: str):
+        return decode_image(await upload.read(), upload.filename or name)
+
+    @app.get("/", include_in_schema=False)
+    def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/v1/rules", summary="The rule presets")
+    def presets() -> list[str]:
+        return list(PRESETS)
+
+    @app.post("/v1/readings", summary="Read a photo: tiles, numbers, violations, the last placement")
+    async def read_photo(
+        image: Annotated[UploadFile, File()],
+        previous: Annotated[UploadFile | None, File()] = None,
+        rules: Annotated[str, Form()] = DEFAULT_PRESET,
+    ) -> dict:
+        preset = rules_or_422(rules)
+        pixels = await photo(image, "image")
+        earlier = await photo(previous, "previous") if previous is not None and previous.filename else None
+
+        def work():
+            before = reader().read(earlier, rules=preset) if earlier is not None else None
+            return reader().read(pixels, previous=before, rules=preset, path=image.filename).to_dict()
+
+        return await run_in_threadpool(work)
+
+    @app.post("/v1/score", summary="Validate a board file and score its last tile")
+    async def score(request: Request) -> dict:
+        try:
+            board, rules = parse_board((await request.body()).decode("utf-8", "replace"))
+        except BoardFileError as error:
+            raise HTTPException(422, str(error)) from None
+        if not len(board):
+            raise HTTPException(422, "the board has no tiles to score")
+        return score_answer(board, rules)
+
+    @app.post("/v1/games", status_code=201, summary="Start a game")
+    def create_game(body: NewGame) -> dict:
+        return store.create(body.players, rules_or_422(body.rules)).to_dict()
+
+    @app.get("/v1/games", summary="Every stored game, in brief")
+    def list_games() -> list[dict]:
+        return store.list()
+
+    @app.get("/v1/games/{game_id}", summary="A game: players, scores, turn, board, score sheet, event log")
+    def get_game(game_id: str) -> dict:
+        return store.get(game_id).to_dict()
+
+    @app.delete("/v1/games/{game_id}", status_code=204, summary="Delete a game")
+    def delete_game(game_id: str) -> Response:
+        store.delete(game_id)
+        return Response(status_code=204)
+
+    @app.get("/v1/games/{game_id}/board.svg", summary="A top-down drawing of the game's board")
+    def game_board(game_id: str) -> Response:
+        return Response(store.get(game_id).board_svg(), media_type="image/svg+xml")
+
+    @app.post("/v1/games/{game_id}/events", summary="Draw, pass, place, undo, correct a tile, end a round")
+    async def add_event(game_id: str, request: Request) -> dict:
+        session = store.get(game_id)
+        try:
+            data = json.loads(await request.body())
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise HTTPException(422, "the event is not valid JSON") from None
+
+        def work():
+            with session.lock:
+                entry = session.apply(data)
+                store.save(session)
+                return {"entry": entry, "game": session.to_dict()}
+
+        return await run_in_threadpool(work)
+
+    @app.post("/v1/games/{game_id}/frames", summary="A photo of the table: commits the one new tile it shows")
+    async def add_frame(game_id: str, image: Annotated[UploadFile, File()], opener: Annotated[int, Form()] = 0) -> dict:
+        session = store.get(game_id)
+        pixels = await photo(image, "image")
+        return await run_in_threadpool(lambda: see_frame(session, pixels, opener, still=True))
+
+    def see_frame(session: GameSession, pixels, opener: int, still: bool = False) -> dict:
+        answer = session.look(reader(), pixels, time.monotonic(), opener, still)
+        if answer["placed"] is not None:
+            store.save(session)
+        return answer
+
+    @app.websocket("/v1/games/{game_id}/live")
+    async def live(socket: WebSocket, game_id: str) -> None:
+        """The browser sends frames (JPEG/PNG bytes) and may send {"opener": i} as text; each
+        answer is for the newest frame. Frames that arrive while one is being read replace the
+        waiting one (dropped, counted), so a slow reader never builds a queue."""
+        try:
+            session = store.get(game_id)
+        except UnknownGame:
+            await socket.close(code=4404, reason="no game has that id")
+            return
+        await socket.accept()
+        waiting: dict = {"frame": None, "number": 0, "dropped": 0, "opener": 0}
+        ready = asyncio.Event()
+
+        async def receive() -> None:
+            while True:
+                message = await socket.receive()
+                if message["type"] == "websocket.disconnect":
+                    raise WebSocketDisconnect(message.get("code", 1000))
+                if message.get("bytes") is not None:
+                    if waiting["frame"] is not None:
+                        waiting["dropped"] += 1
+                    waiting["frame"] = message["bytes"]
+                    waiting["number"] += 1
+                    ready.set()
+                elif message.get("text"):
+                    try:
+                        waiting["opener"] = int(json.loads(message["text"]).get("opener", 0))
+                    except (ValueError, TypeError, AttributeError):
+                        await socket.send_json({"status": "error", "message": 'text messages are {"opener": i}'})
+
+        async def answer() -> None:
+            while True:
+                await ready.wait()
+                ready.clear()
+                data, number = waiting["frame"], waiting["number"]
+                waiting["frame"] = None
+                started = time.perf_counter()
+                try:
+                    pixels = decode_image(data, f"frame {number}")
+                    reply = await run_in_threadpool(see_frame, session, pixels, waiting["opener"])
+                except ImageError as error:
+                    reply = {"status": "error", "message": str(error)}
+                reply.update(frame=number, dropped=waiting["dropped"])
+                reply["answer_ms"] = round((time.perf_counter() - started) * 1000, 1)
+                await socket.send_json(reply)
+
+        tasks = [asyncio.create_task(receive()), asyncio.create_task(answer())]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

@@ -1,0 +1,101 @@
+"""Live socket speed: frames per second and answer times for one and for several games at once.
+
+Starts the real service (uvicorn) on a free local port with a throw-away database, opens one
+websocket per game, and has each client send the bundled 1280x960 sample photo (with fresh
+sensor noise each time, so the picture is still and every frame is read), waiting for each
+answer before sending the next, as the page does.
+"""
+
+from __future__ import annotations
+
+import socket
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import cv2
+import httpx
+import numpy as np
+import uvicorn
+from websockets.sync.client import connect
+
+from service.app import Settings, create_app
+
+SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "board.jpg"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _frames(count: int = 8) -> list[bytes]:
+    image = cv2.imread(str(SAMPLE))
+    rng = np.random.default_rng(0)
+    frames = []
+    for _ in range(count):
+        noisy = np.clip(image.astype(np.int16) + rng.integers(-3, 4, image.shape), 0, 255).astype(np.uint8)
+        frames.append(cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, 85])[1].tobytes())
+    return frames
+
+
+def _client(url: str, frames: list[bytes], seconds: float, times: list[float]) -> None:
+    with connect(url, max_size=2**24) as live:
+        end = time.perf_counter() + seconds
+        k = 0
+        while time.perf_counter() < end:
+            start = time.perf_counter()
+            live.send(frames[k % len(frames)])
+            live.recv()
+            times.append(time.perf_counter() - start)
+            k += 1
+
+
+def run(games: int, seconds: float, base: str, frames: list[bytes]) -> dict[str, float]:
+    ids = [
+        httpx.post(f"{base}/v1/games", json={"players": ["Ann", "Bob"]}).raise_for_status().json()["id"]
+        for _ in range(games)
+    ]
+    times: list[list[float]] = [[] for _ in ids]
+    ws = base.replace("http", "ws", 1)
+    threads = [
+        threading.Thread(target=_client, args=(f"{ws}/v1/games/{game}/live", frames, seconds, out))
+        for game, out in zip(ids, times)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    answers = [t for per_game in times for t in per_game[1:]]  # the first answer of each game only sets up motion
+    return {
+        "fps_per_game": float(np.mean([len(t) / seconds for t in times])),
+        "fps_total": sum(len(t) for t in times) / seconds,
+        "p50_ms": float(np.percentile(answers, 50) * 1000),
+        "p95_ms": float(np.percentile(answers, 95) * 1000),
+    }
+
+
+def main(seconds: float = 10.0, game_counts: tuple[int, ...] = (1, 4)) -> None:
+    port = _free_port()
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app(Settings(database=f"{folder}/bench.sqlite3"))
+        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        while not server.started:
+            time.sleep(0.05)
+        base = f"http://127.0.0.1:{port}"
+        frames = _frames()
+        run(1, 1.0, base, frames)  # warm up: load the models
+        print(f"live socket, {SAMPLE.name} 1280x960 (24 tiles), every frame read, {seconds:.0f} s each:")
+        for games in game_counts:
+            figures = run(games, seconds, base, frames)
+            print(
+                f"  {games} game{'s' if games > 1 else ' '} at once: {figures['fps_per_game']:5.1f} frames/s per game, "
+                f"{figures['fps_total']:5.1f} in all; answer p50 {figures['p50_ms']:6.1f} ms, "
+                f"p95 {figures['p95_ms']:6.1f} ms"
+            )
+        server.should_exit = True
+        thread.join()

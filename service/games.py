@@ -1,0 +1,261 @@
+"""Games the service keeps: the engine's game, the live table, and their SQLite store.
+
+A game is stored as its players, preset and event log (plus the cells players corrected by hand),
+written in one transaction after every change, so a restart of the service loses nothing: the
+state is replayed from the log. The live table (what the camera saw last) is not stored; the
+camera sees the table again after a restart.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.game import EndRound, Game, IllegalEvent, Place, event_from_dict, event_to_dict
+from engine.lattice import Cell
+from engine.rules import get_rules
+from engine.svg import board_svg
+from service.live import LiveSettings, LiveTable, TableView, Verdict, judge_view
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    players TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    events TEXT NOT NULL,
+    trusted TEXT NOT NULL
+)
+"""
+
+
+class UnknownGame(KeyError):
+    """No game has that id."""
+
+
+@dataclass
+class GameSession:
+    """One game in play: its log, the live table watching it, and a lock so that one game's
+    frames and events are handled one at a time (different games run side by side)."""
+
+    id: str
+    game: Game
+    created: float
+    trusted: set[Cell] = field(default_factory=set)  # cells a player corrected by hand
+    table: LiveTable = field(default_factory=LiveTable)
+    status: Verdict = field(default_factory=lambda: Verdict("in_sync", "new game"))
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def summary(self) -> dict:
+        state = self.game.state
+        return {
+            "id": self.id,
+            "players": list(self.game.players),
+            "rules": self.game.rules.name,
+            "round": state.round,
+            "phase": state.phase,
+            "turn": state.turn,
+            "scores": list(state.scores),
+            "winner": state.winner,
+            "created": self.created,
+        }
+
+    def to_dict(self) -> dict:
+        """The whole game: state, score sheet, event log, last placement and live status."""
+        last = next((e for e in reversed(self.game.log) if e.placement is not None), None)
+        return {
+            **self.summary(),
+            **self.game.to_dict(),
+            "score_sheet": self.game.score_sheet(),
+            "last_placement": last.to_dict() if last else None,
+            "live": {"status": self.status.status, "message": self.status.message},
+            "corrected_cells": sorted(list(c) for c in self.trusted),
+        }
+
+    def board_svg(self) -> str:
+        board = self.game.state.board
+        last = board.placements[-1].cell if len(board) else None
+        return board_svg(board, last, [], title=f"round {self.game.state.round}")
+
+    def apply(self, data: dict) -> dict | None:
+        """A player's event (JSON): draw, pass, place, end_round, undo, or correct a misread tile.
+        The player defaults to whoever's turn it is. Returns the new log entry (None for undo);
+        IllegalEvent, with the game unchanged, if the rules forbid it."""
+        if not isinstance(data, dict):
+            raise IllegalEvent("an event is a JSON object with a kind")
+        kind = data.get("kind")
+        if kind == "undo":
+            undone = self.game.undo()
+            if isinstance(undone, Place):
+                self.trusted.discard(undone.cell)
+            self.status = Verdict("settling", "undone: waiting for the table")
+            return None
+        if kind == "correct":
+            return self._correct(data)
+        if kind in ("draw", "pass", "place") and "player" not in data:
+            turn = self.game.state.turn
+            data = {**data, "player": turn if turn is not None else 0}
+        event = event_from_dict(data)
+        entry = self.game.apply(event)
+        if isinstance(event, Place):
+            self.trusted.add(event.cell)
+        self.status = Verdict("settling", entry.description)
+        return entry.to_dict()
+
+    def _correct(self, data: dict) -> dict:
+        """Rewrite the numbers of a tile already placed (the camera misread it); the log replays."""
+        try:
+            cell = tuple(data["cell"])
+            corners = tuple(data["corners"])
+        except (KeyError, TypeError):
+            raise IllegalEvent("a correction needs the tile's cell [m, k] and its corners [a, b, c]") from None
+        events = self.game.events
+        index = next(
+            (i for i, e in enumerate(events) if isinstance(e, Place) and e.cell == cell and i >= self._round_start()),
+            None,
+        )
+        if index is None:
+            raise IllegalEvent(f"no tile of this round was placed at {list(cell)}")
+        fixed = event_from_dict({**event_to_dict(events[index]), "corners": list(corners)})
+        replay = Game(self.game.players, self.game.rules, [*events[:index], fixed, *events[index + 1 :]])
+        self.game = replay
+        self.trusted.add(cell)
+        self.status = Verdict("settling", f"corrected the tile at {list(cell)}")
+        return replay.log[index].to_dict()
+
+    def _round_start(self) -> int:
+        ends = [i for i, e in enumerate(self.game.events) if isinstance(e, EndRound)]
+        return ends[-1] + 1 if ends else 0
+
+    def see(self, view: TableView, now: float, opener: int = 0, still: bool = False) -> tuple[Verdict, dict | None]:
+        """One view of the table: the verdict, and the placement committed from it, if any.
+        ``still``: the view is a deliberate photo, judged at once."""
+        state, rules = self.game.state, self.game.rules
+        if not 0 <= opener < len(self.game.players):
+            opener = 0
+        if still:
+            self.table.shown = view
+            verdict = judge_view(view.board, view.loose, state, rules, opener, self.trusted)
+        else:
+            verdict = self.table.observe(view, state, rules, now, opener, self.trusted)
+        entry = None
+        if verdict.placement is not None:
+            entry = self.game.apply(verdict.placement).to_dict()
+        self.status = verdict
+        return verdict, entry
+
+    def look(self, reader, pixels, now: float, opener: int = 0, still: bool = False) -> dict:
+        """Read one frame (unless the picture is moving) and let the game see it: the answer a
+        page needs to draw, with the placement committed from it, if any. The reading runs
+        outside the game's lock; the game is only touched under it."""
+        with self.lock:
+            moving = not still and self.table.is_moving(pixels)
+        reading = None if moving else reader.read(pixels, rules=self.game.rules)
+        with self.lock:
+            entry = None
+            if reading is None:
+                verdict = Verdict("moving", "the picture is moving")
+            else:
+                verdict, entry = self.see(view_of(reading), now, opener, still)
+            shown = self.table.shown.reading if self.table.shown else None
+            return {
+                "status": verdict.status,
+                "message": verdict.message,
+                "placed": entry,
+                "reading": shown.to_dict() if shown is not None else None,
+                "timing_ms": reading.timing_ms if reading is not None else {},
+                "game": self.to_dict(),
+            }
+
+
+LOOSE_CONFIDENCE = 0.5  # a loose tile read less surely than this is more likely a face-down one
+
+
+def view_of(reading) -> TableView:
+    """The live table's view of a reading: joined tiles, and the numbers of the loose face-up
+    tiles read with confidence (only the opening tile of a round is looked for among them)."""
+    loose = tuple(t.numbers for t in reading.tiles if t.cell is None and t.confidence >= LOOSE_CONFIDENCE)
+    return TableView(reading.board, loose, reading)
+
+
+class GameStore:
+    """Game sessions in memory, each written through to one SQLite file."""
+
+    def __init__(self, path: str | Path = "triominoes-games.sqlite3", settings: LiveSettings | None = None) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self.settings = settings or LiveSettings()
+        self._db = sqlite3.connect(self.path, check_same_thread=False)
+        self._db.execute(SCHEMA)
+        self._db.commit()
+        self._lock = threading.Lock()
+        self._sessions: dict[str, GameSession] = {}
+
+    def create(self, players: list[str], rules: str) -> GameSession:
+        get_rules(rules)  # ValueError for an unknown preset
+        session = GameSession(secrets.token_urlsafe(18), Game(players, rules), time.time())
+        session.table = LiveTable(self.settings)
+        self.save(session, created=True)
+        return session
+
+    def get(self, game_id: str) -> GameSession:
+        with self._lock:
+            if game_id in self._sessions:
+                return self._sessions[game_id]
+            row = self._db.execute(
+                "SELECT players, rules, events, trusted, created FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            if row is None:
+                raise UnknownGame(game_id)
+            players, rules, events, trusted, created = row
+            game = Game(json.loads(players), rules, [event_from_dict(e) for e in json.loads(events)])
+            session = GameSession(game_id, game, created, {tuple(c) for c in json.loads(trusted)})
+            session.table = LiveTable(self.settings)
+            self._sessions[game_id] = session
+            return session
+
+    def save(self, session: GameSession, created: bool = False) -> None:
+        values = (
+            json.dumps(list(session.game.players)),
+            session.game.rules.name,
+            json.dumps([event_to_dict(e) for e in session.game.events]),
+            json.dumps(sorted(list(c) for c in session.trusted)),
+            time.time(),
+            session.id,
+        )
+        with self._lock:
+            if created:
+                self._db.execute(
+                    "INSERT INTO games (players, rules, events, trusted, updated, id, created) VALUES (?,?,?,?,?,?,?)",
+                    (*values, session.created),
+                )
+            else:
+                self._db.execute(
+                    "UPDATE games SET players=?, rules=?, events=?, trusted=?, updated=? WHERE id=?", values
+                )
+            self._db.commit()
+            self._sessions[session.id] = session
+
+    def list(self) -> list[dict]:
+        with self._lock:
+            ids = [row[0] for row in self._db.execute("SELECT id FROM games ORDER BY created")]
+        return [self.get(game_id).summary() for game_id in ids]
+
+    def delete(self, game_id: str) -> None:
+        with self._lock:
+            deleted = self._db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount
+            self._db.commit()
+            self._sessions.pop(game_id, None)
+        if not deleted:
+            raise UnknownGame(game_id)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

@@ -1,0 +1,185 @@
+"""Live play: from a stream of camera views of the table to committed placements.
+
+The camera is noisy and hands move over the board, so nothing is committed from one frame. A view
+counts once the picture has been still and the reader has seen the same tiles for a few frames in
+a row and for a moment of time; then it is compared with the game's board:
+
+- the game's board and nothing else: in sync;
+- the game's board with tiles missing and nothing new: covered (a hand, a cup), wait;
+- the game's board plus exactly one new tile that the rules allow: a placement for the player
+  whose turn it is (the caller applies it to the game);
+- anything else (two new tiles, a moved tile, a misread that breaks the rules): out of sync, with
+  a message, until the table matches again or a player corrects the game.
+
+The view that last counted is what the overlay shows, so a static board never flickers. This
+module knows boards, not pixels, apart from the small thumbnail that measures movement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from typing import Literal
+
+import cv2
+import numpy as np
+
+from engine.board import Board, PlacedTile
+from engine.game import GameState, IllegalEvent, Place, advance
+from engine.lattice import Cell
+from engine.rules import Rules
+from vision.reader import frame_map
+
+Status = Literal["moving", "settling", "in_sync", "covered", "placed", "out_of_sync", "round_over"]
+THUMBNAIL = (80, 60)
+
+
+@dataclass(frozen=True)
+class LiveSettings:
+    still_frames: int = 3  # readings in a row showing the same tiles
+    still_seconds: float = 0.4  # ... spanning at least this long
+    motion_threshold: float = 4.0  # mean grey-level change between thumbnails that counts as movement
+
+    def __post_init__(self) -> None:
+        if self.still_frames < 1 or self.still_seconds < 0 or self.motion_threshold <= 0:
+            raise ValueError("still_frames >= 1, still_seconds >= 0 and motion_threshold > 0")
+
+
+@dataclass(frozen=True)
+class TableView:
+    """What one frame shows: the joined tiles in the reading's own lattice frame, the numbers of
+    face-up loose tiles, and the reading itself (opaque here; it is what the overlay draws)."""
+
+    board: Board
+    loose: tuple[tuple[int, int, int], ...] = ()
+    reading: object = None
+
+    @property
+    def signature(self) -> tuple[frozenset, tuple]:
+        """Equal for two views of the same tiles, whatever lattice frame each reading picked."""
+        return frozenset(p.tile for p in self.board.placements), tuple(sorted(self.loose))
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: Status
+    message: str
+    placement: Place | None = None
+
+
+def thumbnail(image: np.ndarray) -> np.ndarray:
+    """A small grey copy of a frame for measuring movement."""
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return cv2.resize(grey, THUMBNAIL, interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def movement(before: np.ndarray | None, after: np.ndarray) -> float:
+    """Mean absolute grey-level change between two thumbnails (infinite without a before)."""
+    return float("inf") if before is None else float(np.abs(after - before).mean())
+
+
+def judge_view(
+    board: Board,
+    loose: tuple[tuple[int, int, int], ...],
+    state: GameState,
+    rules: Rules,
+    opener: int = 0,
+    trusted: Collection[Cell] = (),
+) -> Verdict:
+    """Compare a still table with the game. ``opener`` plays the round's first tile (the camera
+    cannot tell who it was); ``trusted`` cells were corrected by hand, so whatever the camera
+    reads there is taken to be the game's tile."""
+    if state.phase == "over":
+        return Verdict("round_over", "the game is over")
+    if state.phase == "settling":
+        return Verdict("round_over", f"round {state.round} is over: give the rack totals to settle it")
+    if not len(state.board):
+        return _opening(board, loose, state, rules, opener)
+    mapping = frame_map(board, state.board)
+    if mapping is None:
+        if not len(board):
+            return Verdict("covered", "the board is hidden or out of the picture")
+        return Verdict("out_of_sync", "the tiles on the table do not match the game's board")
+    seen = dict(mapping.corners(p.cell, p.corners) for p in board.placements)
+    missing, changed = [], []
+    for placed in state.board.placements:
+        now = seen.get(placed.cell)
+        if now is None:
+            missing.append(placed)
+        elif now != placed.corners and placed.cell not in trusted:
+            changed.append((placed, now))
+    added = [PlacedTile(cell, corners) for cell, corners in seen.items() if cell not in state.board]
+    if changed:
+        placed, now = changed[0]
+        return Verdict(
+            "out_of_sync",
+            f"the tile at {list(placed.cell)} reads {'-'.join(map(str, now))}, the game has {placed}: "
+            "put it back or correct the game",
+        )
+    if not added:
+        if missing:
+            return Verdict("covered", f"{len(missing)} tiles of the board are hidden")
+        return Verdict("in_sync", "the table matches the game")
+    if len(added) > 1:
+        return Verdict("out_of_sync", f"{len(added)} new tiles at once: take back all but one")
+    if missing:
+        return Verdict("out_of_sync", "a tile of the board has moved: put it back")
+    return _try_place(added[0], state, rules, opener)
+
+
+def _opening(board, loose, state: GameState, rules: Rules, opener: int) -> Verdict:
+    if len(board) > 1:
+        return Verdict("out_of_sync", f"the table shows {len(board)} joined tiles before the round has begun: clear it")
+    if len(board) == 1:
+        first = board.placements[0]
+    elif len(loose) == 1:
+        first = PlacedTile((0, 0), loose[0])  # one tile alone on the table opens; its frame is ours to pick
+    elif loose:
+        return Verdict("settling", f"{len(loose)} loose tiles: the opening tile is played alone")
+    else:
+        return Verdict("in_sync", f"round {state.round}: waiting for the opening tile")
+    return _try_place(first, state, rules, opener)
+
+
+def _try_place(placed: PlacedTile, state: GameState, rules: Rules, opener: int) -> Verdict:
+    player = state.turn if state.turn is not None else opener
+    event = Place(player, placed.cell, placed.corners)
+    try:
+        advance(state, event, rules)
+    except IllegalEvent as error:
+        return Verdict("out_of_sync", f"{placed} at {list(placed.cell)} is not allowed: {error}")
+    return Verdict("placed", f"{state.players[player]} plays {placed}", event)
+
+
+@dataclass
+class LiveTable:
+    """One table's stream of frames: decides when a view counts and remembers the one shown."""
+
+    settings: LiveSettings = field(default_factory=LiveSettings)
+    shown: TableView | None = None
+    _thumbnail: np.ndarray | None = None
+    _candidate: tuple | None = None
+    _count: int = 0
+    _since: float = 0.0
+
+    def is_moving(self, image: np.ndarray) -> bool:
+        """Whether the picture changed since the last frame; a moving picture is not read."""
+        small = thumbnail(image)
+        moving = movement(self._thumbnail, small) > self.settings.motion_threshold
+        self._thumbnail = small
+        if moving:
+            self._candidate, self._count = None, 0
+        return moving
+
+    def observe(
+        self, view: TableView, state: GameState, rules: Rules, now: float, opener: int = 0, trusted=()
+    ) -> Verdict:
+        """Feed one still frame's view; the verdict once it has held, else 'settling'."""
+        if view.signature != self._candidate:
+            self._candidate, self._count, self._since = view.signature, 0, now
+        self._count += 1
+        held = now - self._since + 1e-6  # frame times such as 3 / 5 and 5 / 5 are not exact
+        if self._count < self.settings.still_frames or held < self.settings.still_seconds:
+            return Verdict("settling", "waiting for the table to stay still")
+        self.shown = view
+        return judge_view(view.board, view.loose, state, rules, opener, trusted)

@@ -1,0 +1,119 @@
+"""The live game loop on the server side (`triominoes live`): frames from a camera, a video file
+or a folder of photos, through the same game session the web page uses.
+
+Draws, passes and round ends cannot be seen; at a table players press buttons for them. Here a
+script of them can be told (``told``: the studio's events.json, or any list of events with the
+frame they happen at): each is applied once the camera has committed every placement before it,
+as a player would press "drew a tile" after seeing the last tile registered.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.game import IllegalEvent, Place
+from service.games import GameSession
+from vision.image_io import load_image
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp"}
+
+
+class SourceError(ValueError):
+    """A camera or file that cannot be opened; one line for the user."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    number: int
+    seconds: float  # the frame's time: from the video or folder rate, or the wall clock for a camera
+    pixels: np.ndarray
+
+
+def frames(source: str, rate: float = 5.0) -> Iterator[Frame]:
+    """Frames of a camera index ("0"), a video file, or a folder of photos shown at ``rate``."""
+    path = Path(source)
+    if path.is_dir():
+        photos = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not photos:
+            raise SourceError(f"{source}: no photos in that folder")
+        for number, photo in enumerate(photos):
+            yield Frame(number, number / rate, load_image(photo))
+        return
+    camera = source.isdigit()
+    if not camera and not path.is_file():
+        raise SourceError(f"{source}: no such file, folder or camera")
+    capture = cv2.VideoCapture(int(source) if camera else str(path))
+    if not capture.isOpened():
+        raise SourceError(f"{source}: cannot be opened as a {'camera' if camera else 'video'}")
+    video_rate = capture.get(cv2.CAP_PROP_FPS) or rate
+    start, number = time.monotonic(), 0
+    try:
+        while True:
+            ok, pixels = capture.read()
+            if not ok:
+                break
+            yield Frame(number, time.monotonic() - start if camera else number / video_rate, pixels)
+            number += 1
+    finally:
+        capture.release()
+    if number == 0:
+        raise SourceError(f"{source}: no frames could be read")
+
+
+def load_told(path: str | Path) -> list[dict]:
+    """The told events of a script: a list of events, or an object with "events"; each event
+    may carry the "frame" it happens at (a studio log entry's "event" is unwrapped)."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    entries = data["events"] if isinstance(data, dict) else data
+    told = []
+    for entry in entries:
+        event = dict(entry.get("event", entry))
+        told.append({**event, "frame": entry.get("frame", 0)})
+    return told
+
+
+def play(
+    session: GameSession,
+    reader,
+    source: Iterator[Frame],
+    told: Sequence[dict] = (),
+    opener: int = 0,
+    on_change: Callable[[int, dict], None] | None = None,
+    save: Callable[[GameSession], None] | None = None,
+) -> GameSession:
+    """Run the session over every frame; ``on_change(frame, answer)`` hears each new verdict and
+    each told event, ``save`` is called after every change to the game."""
+    places_before = [sum(e["kind"] == "place" for e in told[:i]) for i in range(len(told))]
+    pending, last_status = 0, None
+    for frame in source:
+        answer = session.look(reader, frame.pixels, frame.seconds, opener)
+        key = (answer["status"], answer["message"])
+        if on_change and (key != last_status or answer["placed"]):
+            on_change(frame.number, answer)
+        if answer["placed"] and save:
+            save(session)
+        last_status = key
+        placed = sum(isinstance(e, Place) for e in session.game.events)
+        while pending < len(told) and told[pending].get("frame", 0) <= frame.number:
+            event = told[pending]
+            if event["kind"] == "place" and placed <= places_before[pending]:
+                break  # the camera has not committed this placement yet
+            if event["kind"] != "place":
+                try:
+                    entry = session.apply({k: v for k, v in event.items() if k != "frame"})
+                    message = entry["description"] if entry else "undone"
+                    if save:
+                        save(session)
+                except IllegalEvent as error:
+                    message = f"refused {event['kind']}: {error}"
+                if on_change:
+                    on_change(frame.number, {"status": "told", "message": message, "placed": None})
+            pending += 1
+    return session

@@ -1,0 +1,188 @@
+// The page: start or resume a game, stream the webcam to the live socket, draw what comes back.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let game = null;      // the game as the service last described it
+let socket = null;
+let waitingForAnswer = false;
+
+async function call(method, url, body) {
+  const options = { method, headers: {} };
+  if (body instanceof FormData) options.body = body;
+  else if (body !== undefined) {
+    options.body = JSON.stringify(body);
+    options.headers["Content-Type"] = "application/json";
+  }
+  const response = await fetch(url, options);
+  const data = response.status === 204 ? null : await response.json();
+  if (!response.ok) throw new Error(typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail));
+  return data;
+}
+
+function setStatus(status, message) {
+  $("status").dataset.status = status;
+  $("status").textContent = status.replace(/_/g, " ");
+  $("message").textContent = message || "";
+}
+
+function cell(text, tag) { const td = document.createElement(tag); td.textContent = text; return td; }
+function row(cells, className, tag = "td") {
+  const tr = document.createElement("tr");
+  cells.forEach((c) => tr.appendChild(cell(c, tag)));
+  if (className) tr.className = className;
+  return tr;
+}
+
+function showGame(data) {
+  game = data;
+  location.hash = "game=" + data.id;
+  $("start").hidden = true;
+  $("play").hidden = false;
+  $("round").textContent = data.round;
+  $("turn").textContent = data.winner !== null ? data.players[data.winner] + " wins the game"
+    : data.turn === null ? "waiting for the opening tile" : data.players[data.turn] + " to play";
+  const scores = $("scores");
+  scores.replaceChildren(row(["Player", "Score", "Tiles in hand"], "", "th"));
+  data.players.forEach((name, i) => scores.appendChild(
+    row([name, data.scores[i], data.hand_counts[i]], i === data.turn ? "turn" : "")));
+  const sheet = $("sheet");
+  sheet.replaceChildren(row(["Round", "What happened", ...data.players], "", "th"));
+  data.score_sheet.forEach((line) => sheet.appendChild(
+    row([line.round, line.description, ...line.totals.map((t, i) => `${t} (${line.deltas[i] >= 0 ? "+" : ""}${line.deltas[i]})`)])));
+  const last = data.last_placement;
+  $("last").textContent = last ? `Last tile: ${last.description}` : "";
+  const opener = $("opener");
+  if (opener.options.length !== data.players.length) {
+    opener.replaceChildren(...data.players.map((name, i) => new Option(name, i)));
+  }
+  const settling = data.phase === "settling";
+  $("settle").hidden = !settling;
+  if (settling && !$("racks").children.length) {
+    $("racks").replaceChildren(...data.players.map((name, i) => {
+      const label = document.createElement("label");
+      label.textContent = name;
+      const input = document.createElement("input");
+      input.type = "number"; input.min = 0; input.value = 0; input.dataset.player = i;
+      label.appendChild(input);
+      return label;
+    }));
+  } else if (!settling) $("racks").replaceChildren();
+  $("board").src = `/v1/games/${data.id}/board.svg?n=${data.events.length}`;
+  setStatus(data.live.status, data.live.message);
+}
+
+function drawOverlay(reading) {
+  const canvas = $("overlay"), video = $("video");
+  canvas.width = video.videoWidth || 640;
+  canvas.height = video.videoHeight || 480;
+  const ctx = canvas.getContext("2d");
+  ctx.clearRect(0, 0, canvas.width, canvas.height);
+  if (!reading) return;
+  const sx = canvas.width / reading.image.width, sy = canvas.height / reading.image.height;
+  const bad = new Set(reading.violations.flatMap((v) => v.cells.map((c) => c.join(","))));
+  ctx.lineWidth = 3;
+  ctx.font = `${Math.max(14, canvas.width / 40)}px sans-serif`;
+  for (const tile of reading.tiles) {
+    const key = tile.cell ? tile.cell.join(",") : null;
+    ctx.strokeStyle = key && bad.has(key) ? "#e74c3c" : tile.cell ? "#2ecc71" : "#f1c40f";
+    ctx.beginPath();
+    tile.corners.forEach((c, i) => (i ? ctx.lineTo(c.x * sx, c.y * sy) : ctx.moveTo(c.x * sx, c.y * sy)));
+    ctx.closePath();
+    ctx.stroke();
+    const cx = tile.corners.reduce((s, c) => s + c.x, 0) / 3, cy = tile.corners.reduce((s, c) => s + c.y, 0) / 3;
+    for (const c of tile.corners) {
+      const x = (c.x * 0.7 + cx * 0.3) * sx, y = (c.y * 0.7 + cy * 0.3) * sy;
+      ctx.fillStyle = "#000a"; ctx.fillRect(x - 10, y - 12, 20, 24);
+      ctx.fillStyle = "#fff"; ctx.fillText(c.value, x - 6, y + 6);
+    }
+  }
+}
+
+function sendFrame() {
+  const video = $("video");
+  if (!socket || socket.readyState !== WebSocket.OPEN || waitingForAnswer || !video.videoWidth) return;
+  const canvas = document.createElement("canvas");
+  canvas.width = video.videoWidth;
+  canvas.height = video.videoHeight;
+  canvas.getContext("2d").drawImage(video, 0, 0);
+  waitingForAnswer = true;
+  canvas.toBlob((blob) => {
+    if (blob && socket.readyState === WebSocket.OPEN) socket.send(blob);
+    else waitingForAnswer = false;
+  }, "image/jpeg", 0.9);
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/v1/games/${game.id}/live`);
+  socket.onopen = () => socket.send(JSON.stringify({ opener: Number($("opener").value || 0) }));
+  socket.onmessage = (event) => {
+    waitingForAnswer = false;
+    const answer = JSON.parse(event.data);
+    if (answer.game) showGame(answer.game);
+    if (answer.reading !== undefined) drawOverlay(answer.reading);
+    setStatus(answer.status, answer.message);
+  };
+  socket.onclose = () => { socket = null; waitingForAnswer = false; setTimeout(() => game && connect(), 2000); };
+}
+
+async function startCamera() {
+  try {
+    const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment", width: 1280 } });
+    $("video").srcObject = stream;
+    $("camera").disabled = true;
+    if (!socket) connect();
+    setInterval(sendFrame, 150);
+  } catch (error) {
+    setStatus("error", "no camera: " + error.message);
+  }
+}
+
+async function event(body) {
+  try { showGame((await call("POST", `/v1/games/${game.id}/events`, body)).game); }
+  catch (error) { setStatus("error", error.message); }
+}
+
+async function init() {
+  const presets = await call("GET", "/v1/rules");
+  $("rules").replaceChildren(...presets.map((name) => new Option(name, name)));
+  const id = new URLSearchParams(location.hash.slice(1)).get("game");
+  if (id) {
+    try { showGame(await call("GET", `/v1/games/${id}`)); } catch (error) { setStatus("error", error.message); }
+  }
+}
+
+$("new-game").onsubmit = async (e) => {
+  e.preventDefault();
+  const players = $("players").value.split(",").map((p) => p.trim()).filter(Boolean);
+  try { showGame(await call("POST", "/v1/games", { players, rules: $("rules").value })); }
+  catch (error) { setStatus("error", error.message); }
+};
+$("camera").onclick = startCamera;
+$("opener").onchange = () => socket && socket.send(JSON.stringify({ opener: Number($("opener").value) }));
+$("draw").onclick = () => event({ kind: "draw" });
+$("pass").onclick = () => event({ kind: "pass" });
+$("undo").onclick = () => event({ kind: "undo" });
+$("settle").onsubmit = (e) => {
+  e.preventDefault();
+  event({ kind: "end_round", racks: [...$("racks").querySelectorAll("input")].map((i) => Number(i.value)) });
+};
+$("correct").onsubmit = (e) => {
+  e.preventDefault();
+  const numbers = (text) => text.split(",").map((n) => Number(n.trim()));
+  event({ kind: "correct", cell: numbers($("correct-cell").value), corners: numbers($("correct-corners").value) });
+};
+$("photo-form").onsubmit = async (e) => {
+  e.preventDefault();
+  const form = new FormData();
+  form.append("image", $("photo").files[0]);
+  form.append("rules", game ? game.rules : $("rules").value);
+  try {
+    const reading = await call("POST", "/v1/readings", form);
+    const lines = reading.tiles.filter((t) => t.cell).map((t) => `${t.tile.join("-")} at [${t.cell}]`);
+    lines.push(...reading.violations.map((v) => "violation: " + v.message));
+    $("photo-result").textContent = `${reading.tiles.length} tiles, ${reading.face_down.length} face down ` +
+      `(${Math.round(reading.timing_ms.total)} ms)\n` + lines.join("\n");
+  } catch (error) { $("photo-result").textContent = error.message; }
+};
+init();

@@ -1,0 +1,93 @@
+"""The page in a real browser: Chromium's fake webcam plays a studio game, the page streams it to
+the live socket, a player's clicks tell the draws and passes, and the score sheet must end
+equal to the game's truth.
+
+Needs Debian's Chromium (/usr/bin/chromium) and the playwright package; `.ci/run` installs both
+and sets TRIOMINOES_BROWSER_TEST=required, so there a missing browser fails instead of skipping.
+"""
+
+import os
+import shutil
+import threading
+import time
+
+import pytest
+import uvicorn
+
+from datasets.make import write_y4m
+from service.app import Settings, create_app
+from service.bench import _free_port
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+REQUIRED = os.environ.get("TRIOMINOES_BROWSER_TEST") == "required"
+try:
+    from playwright.sync_api import expect, sync_playwright
+except ImportError:  # pragma: no cover - depends on the machine
+    sync_playwright = None
+
+if REQUIRED:
+    assert sync_playwright is not None, "the browser test is required here but playwright is not installed"
+    assert os.path.exists(CHROMIUM), "the browser test is required here but Chromium is not installed"
+pytestmark = pytest.mark.skipif(
+    sync_playwright is None or not os.path.exists(CHROMIUM), reason="needs playwright and Debian's Chromium"
+)
+
+
+@pytest.fixture(scope="module")
+def game_video(short_game):
+    folder, truth = short_game
+    frames = sorted((folder / "frames").glob("*.jpg"))
+    video = write_y4m(frames, folder / "game.y4m", rate="5:2")  # each frame held 0.4 s
+    return video, truth
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    port = _free_port()
+    app = create_app(Settings(database=str(tmp_path_factory.mktemp("db") / "games.sqlite3")))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join()
+
+
+def test_a_game_played_to_the_webcam_ends_with_the_true_score_sheet(server, game_video):
+    video, truth = game_video
+    flags = [
+        "--use-fake-device-for-media-stream",
+        "--use-fake-ui-for-media-stream",
+        f"--use-file-for-fake-video-capture={video}",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+    ]
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=flags)
+        page = browser.new_page(viewport={"width": 412, "height": 900})  # a phone's width
+        page.goto(server)
+        page.fill("#players", ", ".join(truth["players"]))
+        page.select_option("#rules", truth["rules"])
+        page.click("text=Start")
+        opener = next(e["event"]["player"] for e in truth["events"] if e["event"]["kind"] == "place")
+        page.select_option("#opener", str(opener))
+        page.click("#camera")
+        sheet_rows = page.locator("#sheet tr")
+        for logged, event in enumerate(truth["events"], start=1):
+            kind = event["event"]["kind"]
+            if kind == "draw":
+                page.click("#draw")
+            elif kind == "pass":
+                page.click("#pass")
+            expect(sheet_rows).to_have_count(1 + logged, timeout=30_000)  # header row + one per event
+        last_row = page.locator("#sheet tr").last.locator("td").all_inner_texts()
+        totals = [int(cell.split(" ")[0]) for cell in last_row[2:]]
+        scores = [int(text) for text in page.locator("#scores tr td:nth-child(2)").all_inner_texts()]
+        browser.close()
+    expected = [sum(e["deltas"][i] for e in truth["events"]) for i in range(len(truth["players"]))]
+    assert totals == scores == expected

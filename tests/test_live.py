@@ -1,0 +1,140 @@
+"""Live play without pixels: boards as a camera would report them, in frames of its own choosing."""
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from engine.board import Board, PlacedTile, check_placement
+from engine.game import Game, Place
+from engine.lattice import LatticeMap
+from engine.rules import get_rules
+from engine.simulate import random_board
+from engine.tiles import tile_set
+from service.live import LiveSettings, LiveTable, TableView, judge_view, movement, thumbnail
+
+RULES = get_rules("pressman-us")
+
+
+def game_with(board: Board, players: int = 4) -> Game:
+    """A game whose board is ``board``, each tile played in turn from seat 0."""
+    game = Game([f"P{i}" for i in range(players)], RULES)
+    for placed in board.placements:
+        turn = game.state.turn if game.state.turn is not None else 0
+        game.apply(Place(turn, placed.cell, placed.corners))
+    return game
+
+
+def as_seen(board: Board, mapping: LatticeMap) -> Board:
+    """The board in another lattice frame, as a reading of the same table may report it."""
+    return Board(tuple(PlacedTile(*mapping.corners(p.cell, p.corners)) for p in board.placements))
+
+
+CAMERA = LatticeMap(rotation=2, dm=3, dk=-1)
+
+
+@pytest.fixture(scope="module")
+def grown():
+    return random_board(5, 12, "pressman-us")
+
+
+def test_the_game_board_in_another_frame_is_in_sync(grown):
+    game = game_with(Board(grown.placements[:11]))
+    verdict = judge_view(as_seen(game.state.board, CAMERA), (), game.state, RULES)
+    assert verdict.status == "in_sync"
+
+
+def test_one_new_legal_tile_is_placed_for_the_player_whose_turn_it_is(grown):
+    game = game_with(Board(grown.placements[:11]))
+    verdict = judge_view(as_seen(grown, CAMERA), (), game.state, RULES)
+    assert verdict.status == "placed"
+    last = grown.placements[11]
+    assert verdict.placement == Place(game.state.turn, last.cell, last.corners)  # in the game's own frame
+
+
+def test_hidden_tiles_wait_and_two_new_tiles_are_out_of_sync(grown):
+    game = game_with(Board(grown.placements[:10]))
+    hidden = Board(grown.placements[:7])
+    assert judge_view(as_seen(hidden, CAMERA), (), game.state, RULES).status == "covered"
+    two_more = judge_view(as_seen(grown, CAMERA), (), game.state, RULES)
+    assert two_more.status == "out_of_sync" and "2 new tiles" in two_more.message
+
+
+def test_a_misread_tile_is_out_of_sync_until_a_player_corrects_it(grown):
+    game = game_with(Board(grown.placements[:11]))
+    first = grown.placements[0]
+    wrong = tuple((n + 1) % 6 for n in first.corners)
+    misread = Board((PlacedTile(first.cell, wrong), *grown.placements[1:11]))
+    verdict = judge_view(as_seen(misread, CAMERA), (), game.state, RULES)
+    assert verdict.status == "out_of_sync" and str(list(first.cell)) in verdict.message
+    trusted = judge_view(as_seen(misread, CAMERA), (), game.state, RULES, trusted={first.cell})
+    assert trusted.status == "in_sync"
+
+
+def test_a_new_tile_that_breaks_the_rules_is_not_placed(grown):
+    before = Board(grown.placements[:11])
+    game = game_with(before)
+    cell = grown.placements[11].cell
+    used = {p.tile for p in grown.placements}
+    broken = next(
+        PlacedTile(cell, tile.numbers)
+        for tile in tile_set(5)
+        if tile not in used and check_placement(before, PlacedTile(cell, tile.numbers), RULES)
+    )
+    verdict = judge_view(as_seen(before.with_tile(broken), CAMERA), (), game.state, RULES)
+    assert verdict.status == "out_of_sync" and verdict.placement is None and "not allowed" in verdict.message
+
+
+def test_the_opening_tile_may_lie_alone_and_opens_for_the_chosen_player():
+    game = Game(["Ann", "Bob", "Cy"], RULES)
+    verdict = judge_view(Board(), ((5, 5, 5),), game.state, RULES, opener=2)
+    assert verdict.status == "placed" and verdict.placement.player == 2 and verdict.placement.corners == (5, 5, 5)
+    assert judge_view(Board(), (), game.state, RULES).status == "in_sync"
+    crowded = judge_view(random_board(1, 3, "pressman-us"), (), game.state, RULES)
+    assert crowded.status == "out_of_sync"
+
+
+def test_a_round_waiting_to_be_settled_commits_nothing(grown):
+    game = game_with(Board(grown.placements[:2]), players=2)
+    settling = replace(game.state, phase="settling")
+    verdict = judge_view(as_seen(grown, CAMERA), (), settling, RULES)
+    assert verdict.status == "round_over" and verdict.placement is None
+
+
+def test_a_view_counts_only_after_holding_for_frames_and_time(grown):
+    game = game_with(Board(grown.placements[:11]))
+    table = LiveTable(LiveSettings(still_frames=3, still_seconds=0.4))
+    after, before = TableView(as_seen(grown, CAMERA)), TableView(game.state.board)
+    statuses = [table.observe(after, game.state, RULES, t).status for t in (0.0, 0.2)]
+    assert statuses == ["settling", "settling"] and table.shown is None
+    assert table.observe(before, game.state, RULES, 0.3).status == "settling"  # a change starts over
+    assert table.observe(after, game.state, RULES, 0.4).status == "settling"
+    assert table.observe(after, game.state, RULES, 0.6).status == "settling"
+    assert table.observe(after, game.state, RULES, 0.8).status == "placed"
+    assert table.shown is after
+
+
+def test_a_flickering_reading_never_replaces_the_view_shown(grown):
+    game = game_with(Board(grown.placements[:11]))
+    table = LiveTable(LiveSettings(still_frames=2, still_seconds=0.0))
+    steady = TableView(as_seen(Board(grown.placements[:11]), CAMERA))
+    for t in range(3):
+        table.observe(steady, game.state, RULES, t)
+    first = grown.placements[0]
+    flicker = TableView(Board((PlacedTile(first.cell, (0, 0, 0)), *grown.placements[1:11])))
+    for t in range(3, 13):
+        table.observe(flicker if t % 2 else steady, game.state, RULES, t)
+        assert table.shown is steady
+
+
+def test_movement_between_thumbnails():
+    rng = np.random.default_rng(0)
+    table = np.full((480, 640, 3), 90, np.uint8)
+    noisy = np.clip(table.astype(int) + rng.integers(-12, 13, table.shape), 0, 255).astype(np.uint8)
+    assert movement(None, thumbnail(table)) == float("inf")
+    assert movement(thumbnail(table), thumbnail(noisy)) < LiveSettings().motion_threshold  # sensor noise
+    hand = table.copy()
+    hand[200:480, 250:400] = (150, 170, 210)  # an arm reaching in
+    assert movement(thumbnail(table), thumbnail(hand)) > LiveSettings().motion_threshold
+    with pytest.raises(ValueError):
+        LiveSettings(still_frames=0)

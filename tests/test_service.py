@@ -1,0 +1,222 @@
+"""The web service: every endpoint, every kind of bad input, persistence, the live socket."""
+
+import json
+import struct
+import zlib
+from collections import deque
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from engine.lattice import edge_neighbours
+from service.app import Settings, create_app
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+PLAYERS = ["Ann", "Bob", "Cy", "Di"]
+
+
+@pytest.fixture
+def client(tmp_path):
+    with TestClient(create_app(Settings(database=str(tmp_path / "games.sqlite3")))) as test_client:
+        yield test_client
+
+
+def new_game(client, players=PLAYERS, rules="pressman-us") -> dict:
+    answer = client.post("/v1/games", json={"players": players, "rules": rules})
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def before_board_events() -> list[dict]:
+    """Place events that lay out the sample's earlier photo tile by tile, each touching the ones
+    before it (the board of the truth file without its last placement)."""
+    truth = json.loads((SAMPLES / "board.truth.json").read_text())
+    last = tuple(truth["last_placement"]["cell"])
+    tiles = {
+        tuple(t["cell"]): [c["value"] for c in t["corners"]]
+        for t in truth["tiles"]
+        if t["cell"] is not None and tuple(t["cell"]) != last
+    }
+    order, queue = [], deque([next(iter(tiles))])
+    while queue:
+        cell = queue.popleft()
+        if cell in order:
+            continue
+        order.append(cell)
+        queue.extend(n for n in edge_neighbours(cell) if n in tiles and n not in order)
+    assert len(order) == len(tiles)
+    return [{"kind": "place", "cell": list(cell), "corners": tiles[cell]} for cell in order]
+
+
+def upload(path: Path, field: str = "image") -> dict:
+    return {field: (path.name, path.read_bytes(), "image/jpeg")}
+
+
+def test_page_and_openapi_docs(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "Triominoes" in page.text
+    assert client.get("/static/page.js").status_code == 200
+    paths = client.get("/openapi.json").json()["paths"]
+    assert {"/v1/readings", "/v1/score", "/v1/games", "/v1/games/{game_id}/events"} <= set(paths)
+    assert client.get("/v1/rules").json() == ["pressman-us", "pressman-2012", "wikipedia", "children"]
+
+
+def test_score_a_board_file(client):
+    tiles = [{"cell": [0, 0], "corners": [5, 5, 5]}, {"cell": [1, 0], "corners": [5, 3, 5]}]
+    board = {"rules": "pressman-us", "tiles": tiles}
+    answer = client.post("/v1/score", json=board)
+    assert answer.status_code == 200
+    assert answer.json()["score"] == {"total": 13, "base": 13, "bonuses": []}
+    assert client.post("/v1/score", content=b"{not json").status_code == 422
+    assert client.post("/v1/score", json={"tiles": []}).status_code == 422
+    unknown = client.post("/v1/score", json={**board, "rules": "house"})
+    assert unknown.status_code == 422 and "house" in unknown.json()["detail"]
+
+
+def test_read_a_photo_with_its_previous_photo(client):
+    files = {**upload(SAMPLES / "board.jpg"), **upload(SAMPLES / "board_before.jpg", "previous")}
+    answer = client.post("/v1/readings", files=files, data={"rules": "pressman-us"})
+    assert answer.status_code == 200, answer.text
+    reading = answer.json()
+    assert len(reading["tiles"]) == 24 and len(reading["face_down"]) == 7
+    assert reading["last_placement"]["tile"] == [1, 3, 4] and reading["last_placement"]["score"]["total"] == 8
+    assert reading["timing_ms"]["total"] > 0
+
+
+def tiny_png_header(width: int, height: int) -> bytes:
+    """A PNG whose header claims a huge picture (a decompression bomb) with almost no data."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    data = chunk(b"IDAT", zlib.compress(b"\0" * 64))
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + data + chunk(b"IEND", b"")
+
+
+def test_bad_photos_get_clear_4xx_answers(client):
+    def status(data: bytes, **form) -> tuple[int, str]:
+        answer = client.post("/v1/readings", files={"image": ("x.jpg", data, "image/jpeg")}, data=form)
+        return answer.status_code, answer.json()["detail"]
+
+    jpeg = (SAMPLES / "board.jpg").read_bytes()
+    assert status(b"hello, not a photo")[0] == 415
+    assert status(b"")[0] == 415
+    code, detail = status(jpeg[: len(jpeg) // 2])
+    assert code == 422 and "truncated" in detail
+    code, detail = status(tiny_png_header(30_000, 30_000))
+    assert code == 413 and "megapixels" in detail
+    code, detail = status(jpeg, rules="house")
+    assert code == 422 and "house" in detail
+    assert client.post("/v1/readings", data={"rules": "pressman-us"}).status_code == 422  # no photo
+
+
+def test_body_limits(tmp_path):
+    with TestClient(create_app(Settings(database=str(tmp_path / "g.sqlite3"), max_body_bytes=2048))) as small:
+        too_big = small.post("/v1/score", content=b"x" * 4096)
+        assert too_big.status_code == 413 and "detail" in too_big.json()
+        chunked = small.post("/v1/score", content=(part for part in [b"{", b"}"]))
+        assert chunked.status_code == 411
+
+
+def test_games_are_created_listed_fetched_and_deleted(client):
+    game = new_game(client)
+    assert len(game["id"]) >= 20 and game["players"] == PLAYERS and game["turn"] is None
+    other = new_game(client, ["Eve", "Fay"], "wikipedia")
+    assert {g["id"] for g in client.get("/v1/games").json()} == {game["id"], other["id"]}
+    assert client.get(f"/v1/games/{game['id']}").json()["score_sheet"] == []
+    assert client.get(f"/v1/games/{game['id']}/board.svg").headers["content-type"].startswith("image/svg+xml")
+    assert client.delete(f"/v1/games/{game['id']}").status_code == 204
+    assert client.get(f"/v1/games/{game['id']}").status_code == 404
+    assert client.delete(f"/v1/games/{game['id']}").status_code == 404
+    assert client.post("/v1/games/unknown/events", json={"kind": "draw"}).status_code == 404
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"players": ["Solo"]}, {"players": [f"P{i}" for i in range(7)]}, {"players": ["A", ""]}, {"players": "AB"}],
+)
+def test_bad_new_games(client, body):
+    assert client.post("/v1/games", json=body).status_code == 422
+
+
+def test_unknown_preset_for_a_new_game(client):
+    answer = client.post("/v1/games", json={"players": ["A", "B"], "rules": "house"})
+    assert answer.status_code == 422 and "house" in answer.json()["detail"]
+
+
+def test_events_draw_pass_undo_correct(client):
+    game = new_game(client, ["Ann", "Bob"])
+    events = f"/v1/games/{game['id']}/events"
+    assert client.post(events, json={"kind": "draw"}).status_code == 422  # nothing opened yet
+    opened = client.post(events, json={"kind": "place", "cell": [0, 0], "corners": [4, 5, 5]})
+    assert opened.status_code == 200 and opened.json()["game"]["scores"] == [14, 0]
+    drew = client.post(events, json={"kind": "draw"}).json()["game"]
+    assert drew["scores"] == [14, -5] and drew["hand_counts"] == [8, 10]
+    assert client.post(events, json={"kind": "pass"}).status_code == 422  # one draw is not three
+    assert client.post(events, json={"kind": "undo"}).json()["game"]["scores"] == [14, 0]
+    fixed = client.post(events, json={"kind": "correct", "cell": [0, 0], "corners": [5, 5, 5]}).json()
+    assert fixed["game"]["scores"] == [15 + 10, 0]  # a triple opens with a bonus
+    assert fixed["game"]["corrected_cells"] == [[0, 0]]
+    wrong_cell = {"kind": "correct", "cell": [9, 9], "corners": [1, 1, 1]}
+    for bad in ({"kind": "teleport"}, wrong_cell, [1, 2], {"kind": "end_round"}):
+        assert client.post(events, json=bad).status_code == 422
+    assert client.post(events, content=b"{oops").status_code == 422
+    assert client.get(f"/v1/games/{game['id']}").json()["scores"] == [25, 0]  # refused events changed nothing
+
+
+def test_games_survive_a_restart(tmp_path):
+    database = str(tmp_path / "games.sqlite3")
+    with TestClient(create_app(Settings(database=database))) as first:
+        game = new_game(first, ["Ann", "Bob"])
+        events = f"/v1/games/{game['id']}/events"
+        first.post(events, json={"kind": "place", "cell": [0, 0], "corners": [4, 5, 5]})
+        first.post(events, json={"kind": "correct", "cell": [0, 0], "corners": [5, 5, 5]})
+        first.post(events, json={"kind": "draw"})
+        before = first.get(f"/v1/games/{game['id']}").json()
+    with TestClient(create_app(Settings(database=database))) as second:
+        after = second.get(f"/v1/games/{game['id']}").json()
+    assert after["scores"] == before["scores"] == [25, -5]
+    assert after["events"] == before["events"] and after["corrected_cells"] == [[0, 0]]
+
+
+def test_a_photo_of_the_table_commits_the_one_new_tile(client):
+    game = new_game(client)
+    events = f"/v1/games/{game['id']}/events"
+    for event in before_board_events():
+        assert client.post(events, json=event).status_code == 200
+    seen = client.post(f"/v1/games/{game['id']}/frames", files=upload(SAMPLES / "board_before.jpg")).json()
+    assert seen["status"] == "in_sync", seen["message"]
+    turn = seen["game"]["turn"]
+    scores = seen["game"]["scores"]
+    placed = client.post(f"/v1/games/{game['id']}/frames", files=upload(SAMPLES / "board.jpg")).json()
+    assert placed["status"] == "placed", placed["message"]
+    assert placed["placed"]["placement"]["tile"] == [1, 3, 4]
+    assert placed["game"]["scores"][turn] == scores[turn] + 8
+    again = client.post(f"/v1/games/{game['id']}/frames", files=upload(SAMPLES / "board.jpg")).json()
+    assert again["status"] == "in_sync" and again["placed"] is None  # the same table commits nothing twice
+
+
+def test_live_socket_answers_frames_and_survives_bad_ones(client):
+    game = new_game(client)
+    photo = (SAMPLES / "board_before.jpg").read_bytes()
+    with client.websocket_connect(f"/v1/games/{game['id']}/live") as socket:
+        socket.send_text(json.dumps({"opener": 1}))
+        socket.send_bytes(b"not a frame")
+        assert socket.receive_json()["status"] == "error"
+        answers = []
+        for _ in range(3):
+            socket.send_bytes(photo)
+            answers.append(socket.receive_json())
+    assert answers[0]["status"] == "moving"  # the first frame has nothing to compare with
+    assert [a["frame"] for a in answers] == [2, 3, 4]
+    assert answers[-1]["game"]["id"] == game["id"] and "timing_ms" in answers[-1]
+
+
+def test_live_socket_for_an_unknown_game_is_closed(client):
+    from starlette.websockets import WebSocketDisconnect
+
+    with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect("/v1/games/nope/live") as socket:
+        socket.receive_json()
+    assert closed.value.code == 4404
