@@ -9,13 +9,14 @@ bodies without a length (411), photos that are not images (415), damaged or over
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated
 
+import anyio
+import anyio.abc
 from fastapi import FastAPI, File, Form, HTTPException, Request, UploadFile, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -214,49 +215,47 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await socket.close(code=4404, reason="no game has that id")
             return
         await socket.accept()
-        waiting: dict = {"frame": None, "number": 0, "dropped": 0, "opener": 0}
-        ready = asyncio.Event()
+        slot: dict = {"frame": None, "number": 0, "dropped": 0, "opener": 0, "ready": anyio.Event()}
 
-        async def receive() -> None:
+        async def receive(group: anyio.abc.TaskGroup) -> None:
             while True:
                 message = await socket.receive()
                 if message["type"] == "websocket.disconnect":
-                    raise WebSocketDisconnect(message.get("code", 1000))
+                    group.cancel_scope.cancel()
+                    return
                 if message.get("bytes") is not None:
-                    if waiting["frame"] is not None:
-                        waiting["dropped"] += 1
-                    waiting["frame"] = message["bytes"]
-                    waiting["number"] += 1
-                    ready.set()
+                    slot["dropped"] += slot["frame"] is not None
+                    slot["frame"] = message["bytes"]
+                    slot["number"] += 1
+                    slot["ready"].set()
                 elif message.get("text"):
                     try:
-                        waiting["opener"] = int(json.loads(message["text"]).get("opener", 0))
+                        slot["opener"] = int(json.loads(message["text"]).get("opener", 0))
                     except (ValueError, TypeError, AttributeError):
                         await socket.send_json({"status": "error", "message": 'text messages are {"opener": i}'})
 
         async def answer() -> None:
             while True:
-                await ready.wait()
-                ready.clear()
-                data, number = waiting["frame"], waiting["number"]
-                waiting["frame"] = None
+                await slot["ready"].wait()
+                slot["ready"] = anyio.Event()
+                data, number = slot["frame"], slot["number"]
+                slot["frame"] = None
                 started = time.perf_counter()
                 try:
                     pixels = decode_image(data, f"frame {number}")
-                    reply = await run_in_threadpool(see_frame, session, pixels, waiting["opener"])
+                    reply = await run_in_threadpool(see_frame, session, pixels, slot["opener"])
                 except ImageError as error:
                     reply = {"status": "error", "message": str(error)}
-                reply.update(frame=number, dropped=waiting["dropped"])
+                reply.update(frame=number, dropped=slot["dropped"])
                 reply["answer_ms"] = round((time.perf_counter() - started) * 1000, 1)
-                await socket.send_json(reply)
+                try:
+                    await socket.send_json(reply)
+                except (WebSocketDisconnect, RuntimeError):
+                    return  # the page went away while its frame was being read
 
-        tasks = [asyncio.create_task(receive()), asyncio.create_task(answer())]
-        try:
-            await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-        finally:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+        async with anyio.create_task_group() as group:
+            group.start_soon(receive, group)
+            group.start_soon(answer)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

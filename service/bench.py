@@ -2,8 +2,10 @@
 
 Starts the real service (uvicorn) on a free local port with a throw-away database, opens one
 websocket per game, and has each client send the bundled 1280x960 sample photo (with fresh
-sensor noise each time, so the picture is still and every frame is read), waiting for each
-answer before sending the next, as the page does.
+sensor noise each time), waiting for each answer before sending the next, as the page does.
+Two cases: every frame read (the worst case: the live table told never to skip a frame), and
+the default settings, where a still table that has settled is not read again until it changes
+(or a refresh is due).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import uvicorn
 from websockets.sync.client import connect
 
 from service.app import Settings, create_app
+from service.live import LiveSettings
 
 SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "board.jpg"
 
@@ -77,25 +80,38 @@ def run(games: int, seconds: float, base: str, frames: list[bytes]) -> dict[str,
     }
 
 
-def main(seconds: float = 10.0, game_counts: tuple[int, ...] = (1, 4)) -> None:
+def _serve(live: LiveSettings, folder: str) -> tuple[uvicorn.Server, threading.Thread, str]:
     port = _free_port()
+    app = create_app(Settings(database=f"{folder}/bench-{port}.sqlite3", live=live))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    return server, thread, f"http://127.0.0.1:{port}"
+
+
+CASES = {
+    "every frame read": LiveSettings(changed_pixels=10**9, refresh_seconds=1e-9),
+    "a still table, default settings": LiveSettings(),
+}
+
+
+def main(seconds: float = 10.0, game_counts: tuple[int, ...] = (1, 4)) -> None:
+    frames = _frames()
+    print(f"live socket, {SAMPLE.name} 1280x960 (24 tiles) with fresh noise per frame, {seconds:.0f} s a run:")
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app(Settings(database=f"{folder}/bench.sqlite3"))
-        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        while not server.started:
-            time.sleep(0.05)
-        base = f"http://127.0.0.1:{port}"
-        frames = _frames()
-        run(1, 1.0, base, frames)  # warm up: load the models
-        print(f"live socket, {SAMPLE.name} 1280x960 (24 tiles), every frame read, {seconds:.0f} s each:")
-        for games in game_counts:
-            figures = run(games, seconds, base, frames)
-            print(
-                f"  {games} game{'s' if games > 1 else ' '} at once: {figures['fps_per_game']:5.1f} frames/s per game, "
-                f"{figures['fps_total']:5.1f} in all; answer p50 {figures['p50_ms']:6.1f} ms, "
-                f"p95 {figures['p95_ms']:6.1f} ms"
-            )
-        server.should_exit = True
-        thread.join()
+        for case, live in CASES.items():
+            server, thread, base = _serve(live, folder)
+            run(1, 1.0, base, frames)  # warm up: load the models
+            print(f"  {case}:")
+            for games in game_counts:
+                figures = run(games, seconds, base, frames)
+                print(
+                    f"    {games} game{'s' if games > 1 else ' '} at once: "
+                    f"{figures['fps_per_game']:6.1f} frames/s a game, "
+                    f"{figures['fps_total']:6.1f} in all; answer p50 {figures['p50_ms']:6.1f} ms, "
+                    f"p95 {figures['p95_ms']:6.1f} ms"
+                )
+            server.should_exit = True
+            thread.join()

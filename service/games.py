@@ -89,6 +89,7 @@ class GameSession:
         IllegalEvent, with the game unchanged, if the rules forbid it."""
         if not isinstance(data, dict):
             raise IllegalEvent("an event is a JSON object with a kind")
+        self.table.forget()
         kind = data.get("kind")
         if kind == "undo":
             undone = self.game.undo()
@@ -151,16 +152,18 @@ class GameSession:
         return verdict, entry
 
     def look(self, reader, pixels, now: float, opener: int = 0, still: bool = False) -> dict:
-        """Read one frame (unless the picture is moving) and let the game see it: the answer a
-        page needs to draw, with the placement committed from it, if any. The reading runs
-        outside the game's lock; the game is only touched under it."""
+        """Read one frame (unless the picture is moving, or unchanged since the last verdict) and
+        let the game see it: the answer a page needs to draw, with the placement committed from
+        it, if any. The reading runs outside the game's lock; the game is only touched under it."""
         with self.lock:
-            moving = not still and self.table.is_moving(pixels)
-        reading = None if moving else reader.read(pixels, rules=self.game.rules)
+            need = "read" if still else self.table.need(pixels, now)
+        reading = reader.read(pixels, rules=self.game.rules) if need == "read" else None
         with self.lock:
             entry = None
-            if reading is None:
+            if need == "moving":
                 verdict = Verdict("moving", "the picture is moving")
+            elif need == "unchanged":
+                verdict = self.status  # the table is as it was when this verdict was reached
             else:
                 verdict, entry = self.see(view_of(reading), now, opener, still)
             shown = self.table.shown.reading if self.table.shown else None

@@ -11,8 +11,10 @@ a row and for a moment of time; then it is compared with the game's board:
 - anything else (two new tiles, a moved tile, a misread that breaks the rules): out of sync, with
   a message, until the table matches again or a player corrects the game.
 
-The view that last counted is what the overlay shows, so a static board never flickers. This
-module knows boards, not pixels, apart from the small thumbnail that measures movement.
+The view that last counted is what the overlay shows, so a static board never flickers; and
+while the picture stays as it was when that view counted, frames are not read again (but for a
+refresh now and then), so a quiet table costs almost nothing. This module knows boards, not
+pixels, apart from the small thumbnail that measures change.
 """
 
 from __future__ import annotations
@@ -31,18 +33,22 @@ from engine.rules import Rules
 from vision.reader import frame_map
 
 Status = Literal["moving", "settling", "in_sync", "covered", "placed", "out_of_sync", "round_over"]
-THUMBNAIL = (80, 60)
+Need = Literal["moving", "unchanged", "read"]
+THUMBNAIL = (160, 120)  # a 30-pixel tile of a 1280-pixel frame still covers several thumbnail pixels
+CHANGE_LEVEL = 24  # grey levels a thumbnail pixel must change by to count (noise is averaged away)
+SETTLED = ("in_sync", "covered", "out_of_sync", "round_over")  # verdicts that hold until the table changes
 
 
 @dataclass(frozen=True)
 class LiveSettings:
     still_frames: int = 3  # readings in a row showing the same tiles
     still_seconds: float = 0.4  # ... spanning at least this long
-    motion_threshold: float = 4.0  # mean grey-level change between thumbnails that counts as movement
+    changed_pixels: int = 4  # thumbnail pixels that must change for the picture to count as changed
+    refresh_seconds: float = 2.0  # an unchanged picture is still read again this often
 
     def __post_init__(self) -> None:
-        if self.still_frames < 1 or self.still_seconds < 0 or self.motion_threshold <= 0:
-            raise ValueError("still_frames >= 1, still_seconds >= 0 and motion_threshold > 0")
+        if self.still_frames < 1 or self.still_seconds < 0 or self.changed_pixels < 1 or self.refresh_seconds <= 0:
+            raise ValueError("still_frames >= 1, still_seconds >= 0, changed_pixels >= 1, refresh_seconds > 0")
 
 
 @dataclass(frozen=True)
@@ -68,14 +74,17 @@ class Verdict:
 
 
 def thumbnail(image: np.ndarray) -> np.ndarray:
-    """A small grey copy of a frame for measuring movement."""
+    """A small grey copy of a frame for measuring change."""
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    return cv2.resize(grey, THUMBNAIL, interpolation=cv2.INTER_AREA).astype(np.float32)
+    return cv2.resize(grey, THUMBNAIL, interpolation=cv2.INTER_AREA).astype(np.int16)
 
 
-def movement(before: np.ndarray | None, after: np.ndarray) -> float:
-    """Mean absolute grey-level change between two thumbnails (infinite without a before)."""
-    return float("inf") if before is None else float(np.abs(after - before).mean())
+def changed_pixels(before: np.ndarray | None, after: np.ndarray) -> int:
+    """How many thumbnail pixels changed by more than CHANGE_LEVEL (all of them without a before,
+    or when the size changed)."""
+    if before is None or before.shape != after.shape:
+        return after.size
+    return int(np.count_nonzero(np.abs(after - before) > CHANGE_LEVEL))
 
 
 def judge_view(
@@ -153,23 +162,35 @@ def _try_place(placed: PlacedTile, state: GameState, rules: Rules, opener: int) 
 
 @dataclass
 class LiveTable:
-    """One table's stream of frames: decides when a view counts and remembers the one shown."""
+    """One table's stream of frames: decides which frames to read, when a view counts, and
+    remembers the one shown."""
 
     settings: LiveSettings = field(default_factory=LiveSettings)
     shown: TableView | None = None
-    _thumbnail: np.ndarray | None = None
+    _previous: np.ndarray | None = None  # the last frame's thumbnail
+    _reference: np.ndarray | None = None  # the thumbnail when the shown view last counted
+    _read_at: float = 0.0
     _candidate: tuple | None = None
     _count: int = 0
     _since: float = 0.0
 
-    def is_moving(self, image: np.ndarray) -> bool:
-        """Whether the picture changed since the last frame; a moving picture is not read."""
+    def need(self, image: np.ndarray, now: float) -> Need:
+        """Whether a frame must be read: not while the picture moves, nor while it stays as it
+        was when the last settled verdict was reached (until a refresh is due)."""
         small = thumbnail(image)
-        moving = movement(self._thumbnail, small) > self.settings.motion_threshold
-        self._thumbnail = small
+        moving = changed_pixels(self._previous, small) >= self.settings.changed_pixels
+        self._previous = small
         if moving:
             self._candidate, self._count = None, 0
-        return moving
+            return "moving"
+        unchanged = changed_pixels(self._reference, small) < self.settings.changed_pixels
+        if unchanged and now - self._read_at < self.settings.refresh_seconds:
+            return "unchanged"
+        return "read"
+
+    def forget(self) -> None:
+        """Read the next still frame afresh (the game changed by other means than the camera)."""
+        self._reference = None
 
     def observe(
         self, view: TableView, state: GameState, rules: Rules, now: float, opener: int = 0, trusted=()
@@ -182,4 +203,9 @@ class LiveTable:
         if self._count < self.settings.still_frames or held < self.settings.still_seconds:
             return Verdict("settling", "waiting for the table to stay still")
         self.shown = view
-        return judge_view(view.board, view.loose, state, rules, opener, trusted)
+        verdict = judge_view(view.board, view.loose, state, rules, opener, trusted)
+        if verdict.status in SETTLED:
+            self._reference, self._read_at = self._previous, now
+        else:
+            self._reference = None
+        return verdict

@@ -2,6 +2,7 @@
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -11,7 +12,7 @@ from engine.lattice import LatticeMap
 from engine.rules import get_rules
 from engine.simulate import random_board
 from engine.tiles import tile_set
-from service.live import LiveSettings, LiveTable, TableView, judge_view, movement, thumbnail
+from service.live import LiveSettings, LiveTable, TableView, changed_pixels, judge_view, thumbnail
 
 RULES = get_rules("pressman-us")
 
@@ -127,14 +128,40 @@ def test_a_flickering_reading_never_replaces_the_view_shown(grown):
         assert table.shown is steady
 
 
-def test_movement_between_thumbnails():
+def test_change_between_thumbnails():
     rng = np.random.default_rng(0)
-    table = np.full((480, 640, 3), 90, np.uint8)
-    noisy = np.clip(table.astype(int) + rng.integers(-12, 13, table.shape), 0, 255).astype(np.uint8)
-    assert movement(None, thumbnail(table)) == float("inf")
-    assert movement(thumbnail(table), thumbnail(noisy)) < LiveSettings().motion_threshold  # sensor noise
+    table = np.full((960, 1280, 3), 90, np.uint8)
+    noisy = np.clip(table.astype(int) + rng.integers(-20, 21, table.shape), 0, 255).astype(np.uint8)
+    limit = LiveSettings().changed_pixels
+    assert changed_pixels(None, thumbnail(table)) == thumbnail(table).size
+    assert changed_pixels(thumbnail(table), thumbnail(noisy)) < limit  # sensor noise
     hand = table.copy()
-    hand[200:480, 250:400] = (150, 170, 210)  # an arm reaching in
-    assert movement(thumbnail(table), thumbnail(hand)) > LiveSettings().motion_threshold
+    hand[400:960, 500:800] = (150, 170, 210)  # an arm reaching in
+    assert changed_pixels(thumbnail(table), thumbnail(hand)) >= limit
+    tile = table.copy()
+    cv2.fillConvexPoly(tile, np.array([[640, 400], [670, 452], [610, 452]]), (235, 235, 225))  # a 60 px tile
+    assert changed_pixels(thumbnail(table), thumbnail(tile)) >= limit
     with pytest.raises(ValueError):
         LiveSettings(still_frames=0)
+
+
+def test_frames_are_read_only_when_the_picture_may_have_changed(grown):
+    game = game_with(Board(grown.placements[:11]))
+    table = LiveTable(LiveSettings(still_frames=2, still_seconds=0.0, refresh_seconds=2.0))
+    picture = np.full((480, 640, 3), 90, np.uint8)
+    view = TableView(as_seen(Board(grown.placements[:11]), CAMERA))
+    assert table.need(picture, 0.0) == "moving"  # nothing to compare with yet
+    for t in (0.1, 0.2):
+        assert table.need(picture, t) == "read"
+        verdict = table.observe(view, game.state, RULES, t)
+    assert verdict.status == "in_sync"
+    assert table.need(picture, 0.5) == "unchanged"  # settled: no need to read this frame again
+    assert table.need(picture, 2.3) == "read"  # ... but for a refresh now and then
+    table.observe(view, game.state, RULES, 2.3)
+    moved = picture.copy()
+    moved[100:300, 100:300] = 200
+    assert table.need(moved, 2.4) == "moving"
+    assert table.need(moved, 2.5) == "read"  # still again, but not the picture of the last verdict
+    table.observe(view, game.state, RULES, 2.5)
+    table.forget()  # the game changed through a button: read afresh
+    assert table.need(moved, 2.6) == "read"

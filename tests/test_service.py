@@ -214,6 +214,28 @@ def test_live_socket_answers_frames_and_survives_bad_ones(client):
     assert answers[-1]["game"]["id"] == game["id"] and "timing_ms" in answers[-1]
 
 
+def test_two_games_streaming_at_once_keep_their_own_state(client):
+    playing, opening = new_game(client), new_game(client, ["Eve", "Fay"])
+    for event in before_board_events():
+        client.post(f"/v1/games/{playing['id']}/events", json=event)
+    after = (SAMPLES / "board.jpg").read_bytes()
+    before = (SAMPLES / "board_before.jpg").read_bytes()
+    with (
+        client.websocket_connect(f"/v1/games/{playing['id']}/live") as first,
+        client.websocket_connect(f"/v1/games/{opening['id']}/live") as second,
+    ):
+        for _ in range(12):
+            first.send_bytes(after)
+            second.send_bytes(before)
+            answer, other = first.receive_json(), second.receive_json()
+            if answer["status"] == "placed":
+                break
+    assert answer["status"] == "placed" and answer["placed"]["placement"]["tile"] == [1, 3, 4]
+    assert other["status"] == "out_of_sync" and other["game"]["events"] == []
+    assert len(answer["reading"]["tiles"]) == 24 and len(other["reading"]["tiles"]) == 23
+    assert client.get(f"/v1/games/{opening['id']}").json()["scores"] == [0, 0]
+
+
 def test_live_socket_for_an_unknown_game_is_closed(client):
     from starlette.websockets import WebSocketDisconnect
 
