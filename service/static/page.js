@@ -80,21 +80,28 @@ function drawOverlay(reading) {
   if (!reading) return;
   const sx = canvas.width / reading.image.width, sy = canvas.height / reading.image.height;
   const bad = new Set(reading.violations.flatMap((v) => v.cells.map((c) => c.join(","))));
-  ctx.lineWidth = 3;
-  ctx.font = `${Math.max(14, canvas.width / 40)}px sans-serif`;
+  ctx.lineWidth = 2;
+  ctx.textAlign = "center";
+  ctx.textBaseline = "middle";
   for (const tile of reading.tiles) {
     const key = tile.cell ? tile.cell.join(",") : null;
+    const xy = tile.corners.map((c) => [c.x * sx, c.y * sy]);
     ctx.strokeStyle = key && bad.has(key) ? "#e74c3c" : tile.cell ? "#2ecc71" : "#f1c40f";
     ctx.beginPath();
-    tile.corners.forEach((c, i) => (i ? ctx.lineTo(c.x * sx, c.y * sy) : ctx.moveTo(c.x * sx, c.y * sy)));
+    xy.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
     ctx.closePath();
     ctx.stroke();
-    const cx = tile.corners.reduce((s, c) => s + c.x, 0) / 3, cy = tile.corners.reduce((s, c) => s + c.y, 0) / 3;
-    for (const c of tile.corners) {
-      const x = (c.x * 0.7 + cx * 0.3) * sx, y = (c.y * 0.7 + cy * 0.3) * sy;
-      ctx.fillStyle = "#000a"; ctx.fillRect(x - 10, y - 12, 20, 24);
-      ctx.fillStyle = "#fff"; ctx.fillText(c.value, x - 6, y + 6);
-    }
+    const side = Math.hypot(xy[1][0] - xy[0][0], xy[1][1] - xy[0][1]);
+    const size = Math.max(9, side * 0.3);
+    ctx.font = `bold ${size}px sans-serif`;
+    const cx = (xy[0][0] + xy[1][0] + xy[2][0]) / 3, cy = (xy[0][1] + xy[1][1] + xy[2][1]) / 3;
+    tile.corners.forEach((c, i) => {
+      const x = xy[i][0] * 0.62 + cx * 0.38, y = xy[i][1] * 0.62 + cy * 0.38;
+      ctx.fillStyle = "#000b";
+      ctx.fillRect(x - size * 0.4, y - size * 0.55, size * 0.8, size * 1.1);
+      ctx.fillStyle = "#fff";
+      ctx.fillText(c.value, x, y);
+    });
   }
 }
 
