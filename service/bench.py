@@ -80,15 +80,23 @@ def run(games: int, seconds: float, base: str, frames: list[bytes]) -> dict[str,
     }
 
 
-def _serve(live: LiveSettings, folder: str) -> tuple[uvicorn.Server, threading.Thread, str]:
-    port = _free_port()
-    app = create_app(Settings(database=f"{folder}/bench-{port}.sqlite3", live=live))
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    return server, thread, f"http://127.0.0.1:{port}"
+class BackgroundServer:
+    """The service on a free local port in a background thread (for benchmarks and browser tests)."""
+
+    def __init__(self, settings: Settings) -> None:
+        port = _free_port()
+        self.url = f"http://127.0.0.1:{port}"
+        self._server = uvicorn.Server(
+            uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+        )
+        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._thread.start()
+        while not self._server.started:
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join()
 
 
 CASES = {
@@ -102,7 +110,8 @@ def main(seconds: float = 10.0, game_counts: tuple[int, ...] = (1, 4)) -> None:
     print(f"live socket, {SAMPLE.name} 1280x960 (24 tiles) with fresh noise per frame, {seconds:.0f} s a run:")
     with tempfile.TemporaryDirectory() as folder:
         for case, live in CASES.items():
-            server, thread, base = _serve(live, folder)
+            server = BackgroundServer(Settings(database=f"{folder}/{len(case)}.sqlite3", live=live))
+            base = server.url
             run(1, 1.0, base, frames)  # warm up: load the models
             print(f"  {case}:")
             for games in game_counts:
@@ -113,5 +122,4 @@ def main(seconds: float = 10.0, game_counts: tuple[int, ...] = (1, 4)) -> None:
                     f"{figures['fps_total']:6.1f} in all; answer p50 {figures['p50_ms']:6.1f} ms, "
                     f"p95 {figures['p95_ms']:6.1f} ms"
                 )
-            server.should_exit = True
-            thread.join()
+            server.stop()

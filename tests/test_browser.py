@@ -8,16 +8,15 @@ and sets TRIOMINOES_BROWSER_TEST=required, so there a missing browser fails inst
 
 import os
 import shutil
-import threading
-import time
+from pathlib import Path
 
 import pytest
-import uvicorn
 
 from datasets.make import write_y4m
-from service.app import Settings, create_app
-from service.bench import _free_port
+from service.app import Settings
+from service.bench import BackgroundServer
 
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 REQUIRED = os.environ.get("TRIOMINOES_BROWSER_TEST") == "required"
 try:
@@ -43,37 +42,48 @@ def game_video(short_game):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    port = _free_port()
-    app = create_app(Settings(database=str(tmp_path_factory.mktemp("db") / "games.sqlite3")))
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join()
+    running = BackgroundServer(Settings(database=str(tmp_path_factory.mktemp("db") / "games.sqlite3")))
+    yield running.url
+    running.stop()
+
+
+QUIET = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+
+
+def test_one_photo_and_its_earlier_photo_are_scored_from_the_page(server):
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET)
+        page = browser.new_page()
+        page.goto(server)
+        page.set_input_files("#photo", SAMPLES / "board.jpg")
+        page.set_input_files("#previous", SAMPLES / "board_before.jpg")
+        page.click("#photo-form button")
+        expect(page.locator("#photo-result")).to_contain_text("last tile 1-3-4", timeout=30_000)
+        result = page.locator("#photo-result").inner_text()
+        browser.close()
+    assert result.startswith("24 tiles, 7 face down") and "= 8" in result
 
 
 def test_a_game_played_to_the_webcam_ends_with_the_true_score_sheet(server, game_video):
     video, truth = game_video
-    flags = [
+    webcam = [
         "--use-fake-device-for-media-stream",
         "--use-fake-ui-for-media-stream",
         f"--use-file-for-fake-video-capture={video}",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
     ]
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=flags)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=webcam + QUIET)
         page = browser.new_page(viewport={"width": 412, "height": 900})  # a phone's width
         page.goto(server)
         page.fill("#players", ", ".join(truth["players"]))
         page.select_option("#rules", truth["rules"])
-        page.click("text=Start")
+        page.click("#new-game button")
         opener = next(e["event"]["player"] for e in truth["events"] if e["event"]["kind"] == "place")
         page.select_option("#opener", str(opener))
         page.click("#camera")

@@ -242,3 +242,33 @@ def test_live_socket_for_an_unknown_game_is_closed(client):
     with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect("/v1/games/nope/live") as socket:
         socket.receive_json()
     assert closed.value.code == 4404
+
+
+def test_serve_refuses_a_bad_port_or_folder(tmp_path, capsys):
+    from service.cli import main
+
+    assert main(["serve", "--port", "70000"]) == 2
+    assert main(["serve", "--db", str(tmp_path / "missing" / "games.sqlite3")]) == 2
+    assert "no such folder" in capsys.readouterr().err
+
+
+def test_frames_sent_faster_than_they_are_read_are_dropped_not_queued(client):
+    game = new_game(client)
+    photo = (SAMPLES / "board_before.jpg").read_bytes()
+    with client.websocket_connect(f"/v1/games/{game['id']}/live") as socket:
+        for _ in range(8):
+            socket.send_bytes(photo)
+        answers = [socket.receive_json()]
+        while answers[-1]["frame"] < 8:
+            answers.append(socket.receive_json())
+    assert len(answers) < 8 and answers[-1]["dropped"] == 8 - len(answers)
+
+
+def test_cross_origin_requests_are_not_allowed_by_default(client, tmp_path):
+    preflight = {"Origin": "https://elsewhere.example", "Access-Control-Request-Method": "POST"}
+    assert "access-control-allow-origin" not in client.options("/v1/games", headers=preflight).headers
+    settings = Settings(database=str(tmp_path / "cors.sqlite3"), cors_origins=("https://table.example",))
+    with TestClient(create_app(settings)) as open_client:
+        allowed = {**preflight, "Origin": "https://table.example"}
+        answer = open_client.options("/v1/games", headers=allowed)
+        assert answer.headers["access-control-allow-origin"] == "https://table.example"

@@ -183,11 +183,19 @@ $("photo-form").onsubmit = async (e) => {
   e.preventDefault();
   const form = new FormData();
   form.append("image", $("photo").files[0]);
+  if ($("previous").files.length) form.append("previous", $("previous").files[0]);
   form.append("rules", game ? game.rules : $("rules").value);
   try {
     const reading = await call("POST", "/v1/readings", form);
     const lines = reading.tiles.filter((t) => t.cell).map((t) => `${t.tile.join("-")} at [${t.cell}]`);
     lines.push(...reading.violations.map((v) => "violation: " + v.message));
+    const last = reading.last_placement;
+    if (last) {
+      const bonuses = last.score.bonuses.map((b) => ` +${b.points} ${b.kind}`).join("");
+      lines.push(`last tile ${last.tile.join("-")} at [${last.cell}]: ${last.score.base}${bonuses} = ` +
+        `${last.score.total}${last.legal ? "" : " (not legal)"}`);
+    }
+    lines.push(...(reading.notes || []).map((n) => "note: " + n));
     $("photo-result").textContent = `${reading.tiles.length} tiles, ${reading.face_down.length} face down ` +
       `(${Math.round(reading.timing_ms.total)} ms)\n` + lines.join("\n");
   } catch (error) { $("photo-result").textContent = error.message; }
