@@ -14,6 +14,9 @@ def open_model(path: str | Path, what: str, command: str, threads: int | None = 
         raise FileNotFoundError(f"no {what} model at {path} (train one with '{command}')")
     options = ort.SessionOptions()
     options.log_severity_level = 3
+    # Idle worker threads must not spin: the reader runs two models (and the service several
+    # readers) by turns on few cores, and a spinning pool steals the next model's time.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     if threads:
         options.intra_op_num_threads = threads
     return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])

@@ -86,11 +86,11 @@ def _summary(reading) -> str:
     return "\n".join(lines)
 
 
-def _reader(rules: str):
+def _reader(rules: str, working_size: int | None = None):
     from vision.reader import Reader
 
     try:
-        return Reader(rules=rules)
+        return Reader(rules=rules, working_size=_working_size(working_size)) if working_size else Reader(rules=rules)
     except FileNotFoundError as error:
         raise InputError(str(error)) from None
 
@@ -113,7 +113,7 @@ def _read(args: argparse.Namespace) -> int:
         from service.progress import progress
 
         _writable_parent(args.out)
-        reader = _reader(args.rules)
+        reader = _reader(args.rules, args.working_size)
         failed = 0
         with open(args.out, "w", encoding="utf-8") as out:
             for path in progress(paths, len(paths), "read"):
@@ -133,7 +133,7 @@ def _read(args: argparse.Namespace) -> int:
         earlier = load_image(args.previous) if args.previous else None
     except ImageError as error:
         raise InputError(str(error)) from None
-    reader = _reader(args.rules)
+    reader = _reader(args.rules, args.working_size)
     previous = reader.read(earlier, path=args.previous) if earlier is not None else None
     reading = reader.read(image, previous=previous, path=str(paths[0]))
     if args.overlay:
@@ -160,7 +160,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         raise InputError(f"no such file: {predictions}")
     csv_path = Path(args.csv or folder / "evaluation.csv")
     try:
-        figures = evaluate(folder, predictions, csv_path, report=progress)
+        figures = evaluate(folder, predictions, csv_path, progress, _working_size(args.working_size))
     except FileNotFoundError as error:
         raise InputError(str(error)) from None
     except (json.JSONDecodeError, KeyError) as error:
@@ -169,6 +169,12 @@ def _evaluate(args: argparse.Namespace) -> int:
     for name, value in figures.items():
         print(f"{name}: {value:.4f}" if isinstance(value, float) else f"{name}: {value}")
     return 0
+
+
+def _working_size(pixels: int | None) -> int | None:
+    if pixels is not None and not 320 <= pixels <= 4096:
+        raise InputError(f"--working-size must be 320..4096 pixels, not {pixels}")
+    return pixels
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -361,6 +367,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     read = commands.add_parser("read", help="read photos of a board: tiles, numbers, violations, last placement")
     read.add_argument("images", nargs="+", help="a photo; or, with --out, photos, folders or glob patterns")
+    size_help = "long side the photo is shrunk to for finding tiles (default 960; more finds smaller tiles, slower)"
+    read.add_argument("--working-size", type=int, metavar="PIXELS", help=size_help)
     read.add_argument("--previous", metavar="IMAGE", help="an earlier photo: find and score the tile added since")
     read.add_argument("--rules", default=DEFAULT_PRESET, help=f"rule preset: {', '.join(PRESETS)}")
     read.add_argument("--json", action="store_true", help="print the reading as JSON (CONTRACT.md)")
@@ -374,6 +382,7 @@ def build_parser() -> argparse.ArgumentParser:
     evaluation.add_argument("--csv", metavar="OUT.csv", help="where the rows go (default: TRUTH/evaluation.csv)")
     evaluation.set_defaults(run=_evaluate)
 
+    evaluation.add_argument("--working-size", type=int, metavar="PIXELS", help=size_help)
     score = commands.add_parser("score", help="validate and score the last tile of a board file")
     score.add_argument("board", help="board file (JSON, see CONTRACT.md)")
     score.add_argument("--rules", help=f"rule preset: {', '.join(PRESETS)} (default: the file's, else pressman-us)")

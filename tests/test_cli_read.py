@@ -23,6 +23,7 @@ def files(tmp_path):
         (["read", "{d}/notes.jpg", "{d}/empty.png"], "--out"),
         (["read", "samples/board.jpg", "--overlay", "{d}/out.gif"], "png or .jpg"),
         (["read", "samples/board.jpg", "--previous", "{d}/notes.jpg"], "not an image"),
+        (["read", "samples/board.jpg", "--working-size", "100"], "--working-size must be"),
     ],
 )
 def test_bad_input(files, capsys, args, message):

@@ -92,6 +92,7 @@ def evaluate(
     predictions: Path | None,
     csv_path: Path,
     report: Callable[[Iterable, int, str], Iterable] | None = None,
+    working_size: int | None = None,
 ) -> dict:
     """Rows for every truth file in ``folder`` (readings from ``predictions``, else read now)."""
     files = truth_files(folder)
@@ -102,7 +103,7 @@ def evaluate(
             by_name[Path(reading["image"]["path"]).name] = reading
         readings = (by_name.get(json.loads(f.read_text())["image"]["path"], {"tiles": []}) for f in files)
     else:
-        readings = _read_all(folder, files)
+        readings = _read_all(folder, files, working_size)
     rows = []
     pairs = zip(files, readings)
     for file, reading in report(pairs, len(files), "evaluate") if report else pairs:
@@ -114,11 +115,11 @@ def evaluate(
     return summarise(rows)
 
 
-def _read_all(folder: Path, files: list[Path]):
+def _read_all(folder: Path, files: list[Path], working_size: int | None = None):
     from vision.image_io import load_image
     from vision.reader import Reader
 
-    reader = Reader()
+    reader = Reader(working_size=working_size) if working_size else Reader()
     for file in files:
         truth = json.loads(file.read_text())
         image_path = folder / truth["image"]["path"]

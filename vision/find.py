@@ -12,7 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from models.finder_data import CORE_SCALE, working_scale
+from models.finder_data import CORE_SCALE, READ_LONG_SIDE, working_scale
 from models.runtime import open_model
 
 DEFAULT_FINDER = Path(__file__).resolve().parent.parent / "models" / "finder.onnx"
@@ -22,8 +22,11 @@ MIN_CORE_PX = 6  # cores smaller than this (working-scale pixels) are noise
 class TileFinder:
     """Loads the finder model once; ``find`` returns (N, 3, 2) clockwise outlines in pixels."""
 
-    def __init__(self, path: str | Path = DEFAULT_FINDER, threads: int | None = None) -> None:
+    def __init__(
+        self, path: str | Path = DEFAULT_FINDER, threads: int | None = None, working_size: int = READ_LONG_SIDE
+    ) -> None:
         self.session = open_model(path, "finder", "triominoes train-finder", threads)
+        self.working_size = working_size  # photos are shrunk to this long side (more: slower, finds smaller tiles)
         # How much larger than the true cores the network draws them, measured at training time.
         metadata = self.session.get_modelmeta().custom_metadata_map
         self.core_growth = float(metadata.get("core_growth", 1.0))
@@ -31,7 +34,7 @@ class TileFinder:
     def core_probability(self, image: np.ndarray) -> tuple[np.ndarray, float]:
         """The core probability map at working scale, and that scale."""
         height, width = image.shape[:2]
-        scale = working_scale(width, height)
+        scale = working_scale(width, height, self.working_size)
         size = (max(8, round(width * scale)), max(8, round(height * scale)))
         small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
         pad_h, pad_w = -size[1] % 8, -size[0] % 8

@@ -23,6 +23,7 @@ from engine.scoring import PlacementResult, judge_placement
 from engine.tiles import LARGE_MAX
 from models.classes import NO_NUMBER
 from models.classifier import DEFAULT_MODEL, CornerClassifier
+from models.finder_data import READ_LONG_SIDE
 from vision.crops import corner_crops
 from vision.decode import decode
 from vision.find import DEFAULT_FINDER, TileFinder
@@ -40,9 +41,10 @@ class Reader:
         finder: str | Path = DEFAULT_FINDER,
         rules: str = DEFAULT_PRESET,
         threads: int | None = None,
+        working_size: int = READ_LONG_SIDE,
     ) -> None:
         self.classifier = CornerClassifier(classifier, threads)
-        self.finder = TileFinder(finder, threads)
+        self.finder = TileFinder(finder, threads, working_size)
         self.rules = get_rules(rules)
 
     def read(
