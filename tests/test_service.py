@@ -272,3 +272,22 @@ def test_cross_origin_requests_are_not_allowed_by_default(client, tmp_path):
         allowed = {**preflight, "Origin": "https://table.example"}
         answer = open_client.options("/v1/games", headers=allowed)
         assert answer.headers["access-control-allow-origin"] == "https://table.example"
+
+
+def test_a_whole_round_through_the_api_is_settled_and_the_next_one_opens(client):
+    from engine.game import event_to_dict
+    from engine.simulate import simulate_game
+
+    played = simulate_game(4, players=3, max_rounds=2).game
+    first_round = [entry for entry in played.log if entry.round == 1]
+    game = new_game(client, list(played.players))
+    events = f"/v1/games/{game['id']}/events"
+    for entry in first_round:
+        if entry is first_round[-1]:  # the round's end: told by the players
+            assert client.get(f"/v1/games/{game['id']}").json()["phase"] == "settling"
+        answer = client.post(events, json=event_to_dict(entry.event))
+        assert answer.status_code == 200, answer.text
+    after = answer.json()["game"]
+    assert after["round"] == 2 and after["phase"] == "opening" and after["board"] == []
+    assert after["scores"] == [sum(e.deltas[i] for e in first_round) for i in range(3)]
+    assert client.post(events, json={"kind": "end_round", "racks": [0, 0, 0]}).status_code == 422
