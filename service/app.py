@@ -10,6 +10,7 @@ bodies without a length (411), photos that are not images (415), damaged or over
 from __future__ import annotations
 
 import json
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,18 +83,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Reads Triominoes boards from photos, scores placements and keeps live games.",
     )
     store = GameStore(settings.database, settings.live)
-    app.state.store = store
     readers: list = []
+    loading = threading.Lock()
 
     def reader():
         """The reader, loaded on first use and shared by every request (models load once)."""
-        if not readers:
-            from vision.reader import Reader
+        with loading:
+            if not readers:
+                from vision.reader import Reader
 
-            readers.append(Reader(threads=settings.reader_threads))
+                readers.append(Reader(threads=settings.reader_threads))
         return readers[0]
 
-    app.state.reader = reader
     app.add_middleware(LimitBody, max_bytes=settings.max_body_bytes)
     if settings.cors_origins:
         from fastapi.middleware.cors import CORSMiddleware
