@@ -65,7 +65,7 @@ def train_finder(
     out: Path,
     seed: int = 0,
     images: int = 800,
-    steps: int = 2500,
+    steps: int = 5000,
     batch_size: int = 8,
     report: Callable | None = None,
     log: Callable[[str], None] = print,

@@ -67,7 +67,7 @@ def test_one_photo_and_its_earlier_photo_are_scored_from_the_page(server):
         expect(page.locator("#photo-result")).to_contain_text("last tile 1-3-4", timeout=30_000)
         result = page.locator("#photo-result").inner_text()
         browser.close()
-    assert result.startswith("24 tiles, 7 face down") and "= 8" in result
+    assert result.startswith("24 tiles, ") and "last tile 1-3-4 at" in result and ": 8 = 8" in result
 
 
 def test_a_game_played_to_the_webcam_ends_with_the_true_score_sheet(server, game_video):
