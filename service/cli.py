@@ -232,13 +232,20 @@ def _datasets(args: argparse.Namespace) -> int:
     return 0
 
 
-def _train(args: argparse.Namespace) -> int:
+def _training(module: str):
+    """A training module, or a one-line error naming the extra it needs."""
+    import importlib
+
     try:
-        from models.train import train
+        return importlib.import_module(module)
     except ImportError as error:
         raise InputError(f"training needs the train extra (pip install -e '.[train]'): {error}") from None
+
+
+def _train(args: argparse.Namespace) -> int:
     from service.progress import progress
 
+    train = _training("models.train").train
     if args.images < 10 or args.epochs < 1:
         raise InputError("--images must be at least 10 and --epochs at least 1")
     train(Path(args.out), args.seed, args.images, max(10, args.images // 10), args.epochs, report=progress)
@@ -246,12 +253,9 @@ def _train(args: argparse.Namespace) -> int:
 
 
 def _train_finder(args: argparse.Namespace) -> int:
-    try:
-        from models.train_finder import train_finder
-    except ImportError as error:
-        raise InputError(f"training needs the train extra (pip install -e '.[train]'): {error}") from None
     from service.progress import progress
 
+    train_finder = _training("models.train_finder").train_finder
     if args.images < 10 or args.steps < 1:
         raise InputError("--images must be at least 10 and --steps at least 1")
     train_finder(Path(args.out), args.seed, args.images, args.steps, report=progress)
