@@ -1,14 +1,18 @@
 """Reader stages without the finder model: cores to outlines, and the tile added between photos."""
 
+import cv2
 import numpy as np
 
 from engine.board import Board, PlacedTile
-from engine.lattice import LatticeMap
+from engine.lattice import LatticeMap, cell_corners, point_xy
 from engine.rules import get_rules
 from engine.simulate import random_board
 from models.finder_data import core_map
 from vision.find import clockwise, outlines_from_cores
-from vision.reader import frame_map, last_placement
+from vision.lattice import fit_lattice
+from vision.reader import _sized_like_the_board, frame_map, last_placement
+
+ANGLES = -np.pi / 2 + np.array([0, 2 * np.pi / 3, 4 * np.pi / 3])
 
 
 def test_cores_give_back_their_triangles():
@@ -37,6 +41,41 @@ def test_tiny_specks_are_not_tiles():
     cores = np.zeros((100, 100), bool)
     cores[10:12, 10:12] = True
     assert len(outlines_from_cores(cores, 1.0)) == 0
+
+
+def _blurred_cores(triangles: np.ndarray, shape: tuple[int, int], blur: float) -> np.ndarray:
+    """A core probability map like the network's on small tiles: true cores, blurred."""
+    cores = core_map(triangles, shape, 1.0).astype(np.float32)
+    return np.clip(cv2.GaussianBlur(cores, (0, 0), blur) * 1.6, 0, 1)
+
+
+def test_cores_blurred_into_one_region_are_split_into_tiles():
+    # Four small tiles forming one big triangle, as on a board: their cores touch once blurred.
+    side = 16.0
+    board = Board.of([((0, 0), (0, 0, 0)), ((1, 0), (0, 0, 1)), ((-1, 0), (0, 0, 2)), ((0, 1), (0, 1, 1))])
+    triangles = np.array(
+        [[np.array(point_xy(p)) * side + (60, 40) for p in cell_corners(placed.cell)] for placed in board.placements]
+    )
+    probability = _blurred_cores(triangles, (120, 120), 1.6)
+    count, _ = cv2.connectedComponents((probability > 0.5).astype(np.uint8))
+    assert count - 1 == 1  # the blur has joined all four cores: plain thresholding finds one tile
+    found = outlines_from_cores(probability, 1.0)
+    assert len(found) == 4
+    for tri in triangles:
+        assert np.min(np.linalg.norm(found.mean(1) - tri.mean(0), axis=1)) < 0.2 * side
+
+
+def test_one_ragged_core_with_two_sure_patches_stays_one_tile():
+    tiles = []
+    for k in range(5):  # typical tiles set the expected size
+        centre = np.array([40.0 + 70 * k, 50.0])
+        tiles.append(clockwise(centre + 30 / np.sqrt(3) * np.column_stack([np.cos(ANGLES), np.sin(ANGLES)])))
+    probability = _blurred_cores(np.array(tiles), (100, 380), 0.8)
+    tile = probability[25:75, 230:270]  # the fourth tile, centred at (250, 50): no sure centre...
+    np.minimum(tile, 0.9, out=tile)
+    tile[21:24, 16:19] = 0.99  # ...but two sure patches apart, as on a dim or ragged tile
+    tile[27:30, 22:25] = 0.99
+    assert len(outlines_from_cores(probability, 1.0)) == 5
 
 
 def moved(board: Board, mapping: LatticeMap) -> Board:
@@ -72,3 +111,24 @@ def test_opening_tile_on_an_empty_table():
     rules = get_rules("pressman-us")
     result, note = last_placement(Board(), Board.of([((0, 0), (5, 5, 5))]), rules)
     assert result.score.total == 25 and note is None
+
+
+def _triangle(centre, side: float, turn: float = 0.0) -> np.ndarray:
+    angles = ANGLES + turn
+    return clockwise(np.asarray(centre, float) + side / np.sqrt(3) * np.column_stack([np.cos(angles), np.sin(angles)]))
+
+
+def test_outlines_that_cannot_be_tiles_for_their_size_are_dropped():
+    side = 40.0
+    board = random_board(5, 12)
+    on_board = [
+        np.array([np.array(point_xy(p)) * side + (400, 300) for p in cell_corners(placed.cell)])
+        for placed in board.placements
+    ]
+    far = [_triangle((80, 80), 8), _triangle((700, 80), side, 0.4), _triangle((80, 500), 3 * side, 1.0)]
+    outlines = np.array(on_board + far)
+    keep = _sized_like_the_board(outlines, fit_lattice(outlines))
+    assert keep[: len(on_board)].all()
+    assert list(keep[len(on_board) :]) == [False, True, False]  # a speck, a loose tile, a cup
+    few = np.array(on_board[:3] + far)  # too small a board to size anything by: all stay
+    assert _sized_like_the_board(few, fit_lattice(few)).all()

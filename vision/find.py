@@ -17,6 +17,8 @@ from models.runtime import open_model
 
 DEFAULT_FINDER = Path(__file__).resolve().parent.parent / "models" / "finder.onnx"
 MIN_CORE_PX = 6  # cores smaller than this (working-scale pixels) are noise
+SURE_CORE = 0.95  # probability that marks a core's centre, splitting cores that blur together
+SPLIT_ABOVE = 1.6  # a core region this many typical cores large holds several tiles
 
 
 class TileFinder:
@@ -48,21 +50,60 @@ class TileFinder:
 
 
 def outlines_from_cores(cores: np.ndarray, scale: float, core_growth: float = 1.0) -> np.ndarray:
-    """One clockwise triangle (full-size pixels) per connected core of a core map (boolean, or
-    probabilities thresholded at 0.5); ``core_growth`` is how much too large the map draws cores."""
-    level = cores.astype(np.float32)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats((level > 0.5).astype(np.uint8), connectivity=8)
+    """One clockwise triangle (full-size pixels) per tile core of a core map (boolean, or
+    probabilities); ``core_growth`` is how much too large the map draws cores."""
+    regions = core_regions(cores.astype(np.float32))
+    ys, xs = np.nonzero(regions)
+    labels = regions[ys, xs]
+    order = np.argsort(labels, kind="stable")
+    points = np.column_stack([xs, ys])[order].astype(np.float64)
     outlines = []
-    for i in range(1, count):
-        if stats[i, cv2.CC_STAT_AREA] < MIN_CORE_PX:
+    for pixels in np.split(points, np.cumsum(np.bincount(labels))[:-1]):
+        if len(pixels) < MIN_CORE_PX:
             continue
-        x, y, w, h = stats[i, :4]
-        ys, xs = np.nonzero(labels[y : y + h, x : x + w] == i)
-        core = triangle_from_moments(np.column_stack([xs + x, ys + y]).astype(np.float64))
+        core = triangle_from_moments(pixels)
         if core is not None:
             centre = core.mean(0)
             outlines.append(clockwise((centre + (core - centre) / (CORE_SCALE * core_growth)) / scale))
     return np.array(outlines, np.float64).reshape(-1, 3, 2)
+
+
+def core_regions(probability: np.ndarray) -> np.ndarray:
+    """Label image with one label per tile core.
+
+    On small tiles the network's cores of neighbouring tiles blur into each other over the thin
+    gap between them (bow ties, or four tiles as one big triangle), so a connected region above
+    one half can hold several tiles. Each tile keeps a sure centre above ``SURE_CORE`` though.
+    A region is split only when it holds several sure centres and is clearly larger than a
+    typical core (``SPLIT_ABOVE`` times the median area per sure centre): on dim or ragged tiles
+    one tile can show several sure patches, and those stay one. Split pixels join the nearest
+    sure centre.
+    """
+    core = (probability > 0.5).astype(np.uint8)
+    count, regions, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+    sure = (probability > SURE_CORE).astype(np.uint8)
+    centres, centre_labels = cv2.connectedComponents(sure, connectivity=8)
+    region_of_centre = np.zeros(centres, np.int64)  # each sure centre lies inside one region
+    sure_pixels = np.flatnonzero(sure)
+    region_of_centre[centre_labels.flat[sure_pixels]] = regions.flat[sure_pixels]
+    per_region = np.bincount(region_of_centre[1:], minlength=count)
+    areas = stats[:, cv2.CC_STAT_AREA]
+    seeded = np.nonzero(per_region[1:])[0] + 1
+    if not len(seeded):
+        return regions
+    typical = np.median(areas[seeded] / per_region[seeded])
+    next_label = count
+    for region in seeded[(per_region[seeded] > 1) & (areas[seeded] > SPLIT_ABOVE * typical)]:
+        x, y, w, h = stats[region, :4]
+        window = regions[y : y + h, x : x + w]
+        inside = window == region
+        seeds = (sure[y : y + h, x : x + w] > 0) & inside
+        _, nearest = cv2.distanceTransformWithLabels(
+            (~seeds).astype(np.uint8), cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_CCOMP
+        )
+        window[inside] = nearest[inside] + next_label
+        next_label += int(nearest[inside].max()) + 1
+    return regions
 
 
 def triangle_from_moments(points: np.ndarray) -> np.ndarray | None:

@@ -5,13 +5,15 @@ triangles glued edge to edge. Walking that graph from one tile gives every joine
 in the lattice of RULES.md, with no global model of the camera: local gluing tolerates
 perspective, lens distortion and sloppy placement. A homography fitted to the glued corners then
 places tiles that touch the board only at a point (they get a cell, so the engine can flag them);
-tiles that touch nothing stay loose (cell None).
+tiles that touch nothing stay loose (cell None). Every lattice point is then put where the mean of
+the tile corners at it lies, so the tiles meeting there average out the finder's corner errors.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -22,13 +24,38 @@ from engine.lattice import Cell, Point, cell_corners, cell_from_corners, edge_ne
 @dataclass(frozen=True)
 class LatticeFit:
     cells: list[Cell | None]  # per outline; None for a loose tile
-    first_corner: list[int]  # per outline: which image corner is the cell's first (clockwise) corner
+    corners: np.ndarray  # (N, 3, 2): a tile on the board has its cell's corners in cell order; a loose tile its outline
+    points: dict[Point, np.ndarray]  # where the board's tiles show each lattice point (mean of their corners)
     homography: np.ndarray | None  # lattice plane (edge units) -> image pixels, from the joined tiles
     side_px: float  # median tile side in the photo
 
-    def corners_in_cell_order(self, outlines: np.ndarray) -> np.ndarray:
-        """Each outline's corners re-listed so corner i sits at lattice point cell_corners(cell)[i]."""
-        return np.stack([np.roll(o, -k, axis=0) for o, k in zip(outlines, self.first_corner)])
+    def where(self, point: Point) -> np.ndarray:
+        """A lattice point in the photo: where the board's tiles show it, else where the plane puts it."""
+        if point in self.points:
+            return self.points[point]
+        return cv2.perspectiveTransform(np.array([[point_xy(point)]], np.float64), self.homography)[0, 0]
+
+    def sides_at(self, points: np.ndarray) -> np.ndarray | None:
+        """The side a tile would show at each image point, from the board's plane (every tile
+        of a set is the same size on the table); None without a board to measure."""
+        if self.homography is None:
+            return None
+        points = np.asarray(points, np.float64).reshape(-1, 1, 2)
+        plane = cv2.perspectiveTransform(points, np.linalg.inv(self.homography))
+        ends = [
+            cv2.perspectiveTransform(plane + step, self.homography) for step in (point_xy((2, 0)), point_xy((1, 1)))
+        ]
+        return np.mean([np.linalg.norm(end - points, axis=2)[:, 0] for end in ends], axis=0)
+
+    def frontier(self, also_taken: Iterable[Cell] = ()) -> tuple[list[Cell], np.ndarray]:
+        """Empty cells next to the board (``also_taken`` counts as board too), with where their
+        corners would be in the photo, in cell order. Used to look for tiles the finder missed."""
+        if self.homography is None:
+            return [], np.zeros((0, 3, 2))
+        occupied = {c for c in self.cells if c is not None} | set(also_taken)
+        cells = sorted({n for c in occupied for n in edge_neighbours(c)} - occupied)
+        triangles = [[self.where(point) for point in cell_corners(cell)] for cell in cells]
+        return cells, np.array(triangles, np.float64).reshape(-1, 3, 2)
 
 
 def _clusters(points: np.ndarray, radius: float) -> np.ndarray:
@@ -66,7 +93,7 @@ def fit_lattice(outlines: np.ndarray, join_tolerance: float = 0.3) -> LatticeFit
     outlines = np.asarray(outlines, np.float64).reshape(-1, 3, 2)
     n = len(outlines)
     if n == 0:
-        return LatticeFit([], [], None, 0.0)
+        return LatticeFit([], outlines, {}, None, 0.0)
     side = float(np.median(np.linalg.norm(outlines - np.roll(outlines, 1, axis=1), axis=2)))
     point_of = _clusters(outlines.reshape(-1, 2), join_tolerance * side).reshape(n, 3)
     # Edges as unordered pairs of clustered corners: two tiles sharing one are glued there.
@@ -113,13 +140,26 @@ def fit_lattice(outlines: np.ndarray, join_tolerance: float = 0.3) -> LatticeFit
                 for i, point in _points_of(cells[t], first[t]).items():
                     lattice_point.setdefault(int(point_of[t, i]), point)
     homography = _homography(outlines, point_of, lattice_point)
-    if homography is not None:
-        for t in range(n):
-            if cells[t] is None and any(int(p) in lattice_point for p in point_of[t]):
-                placed = _place_by_homography(outlines[t], homography)
-                if placed is not None and placed[0] not in cells:
-                    cells[t], first[t] = placed
-    return LatticeFit(cells, first, homography, side)
+    if homography is None:
+        return LatticeFit(cells, outlines, {}, None, side)
+    for t in range(n):
+        if cells[t] is None and any(int(p) in lattice_point for p in point_of[t]):
+            placed = _place_by_homography(outlines[t], homography)
+            if placed is not None and placed[0] not in cells:
+                cells[t], first[t] = placed
+    # Lattice points where the tiles placed by their own corners show them.
+    seen: dict[Point, list[np.ndarray]] = {}
+    for t in range(n):
+        if cells[t] is not None:
+            for i, point in _points_of(cells[t], first[t]).items():
+                seen.setdefault(point, []).append(outlines[t, i])
+    points = {point: np.mean(xys, axis=0) for point, xys in seen.items()}
+    fit = LatticeFit(cells, outlines, points, homography, side)
+    corners = np.array(
+        [o if c is None else [fit.where(point) for point in cell_corners(c)] for o, c in zip(outlines, cells)],
+        np.float64,
+    )
+    return replace(fit, corners=corners)
 
 
 def _points_of(cell: Cell, first: int) -> dict[int, Point]:
@@ -157,6 +197,8 @@ def _homography(outlines, point_of, lattice_point: dict[int, Point]) -> np.ndarr
         homography, _ = cv2.findHomography(plane, image)
     else:
         homography, _ = cv2.findHomography(plane, image, cv2.RANSAC, 0.15 * np.linalg.norm(image.std(0)) + 3)
+    if homography is None or abs(np.linalg.det(homography)) < 1e-9 * np.abs(homography).max() ** 3:
+        return None  # a degenerate fit (corners of misread tiles on a line): no plane to map
     return homography
 
 
@@ -175,30 +217,3 @@ def _place_by_homography(outline: np.ndarray, homography: np.ndarray) -> tuple[C
     except ValueError:
         return None
     return cell, points.index(cell_corners(cell)[0])
-
-
-def frontier_triangles(fit: LatticeFit, outlines: np.ndarray) -> tuple[list[Cell], np.ndarray]:
-    """Empty cells next to the board, with where their corners would be in the photo (corners in
-    cell order): lattice points the board already shows are taken from its tiles' corners, the
-    others from the homography. Used to look for tiles the finder missed."""
-    if fit.homography is None:
-        return [], np.zeros((0, 3, 2))
-    seen: dict[Point, list[np.ndarray]] = {}
-    ordered = fit.corners_in_cell_order(outlines)
-    for cell, corners in zip(fit.cells, ordered):
-        if cell is not None:
-            for point, xy in zip(cell_corners(cell), corners):
-                seen.setdefault(point, []).append(xy)
-    occupied = {c for c in fit.cells if c is not None}
-    frontier = sorted({n for c in occupied for n in edge_neighbours(c)} - occupied)
-    triangles = []
-    for cell in frontier:
-        corners = []
-        for point in cell_corners(cell):
-            if point in seen:
-                corners.append(np.mean(seen[point], axis=0))
-            else:
-                plane = np.array([[point_xy(point)]], np.float64)
-                corners.append(cv2.perspectiveTransform(plane, fit.homography)[0, 0])
-        triangles.append(corners)
-    return frontier, np.array(triangles, np.float64).reshape(-1, 3, 2)

@@ -4,8 +4,9 @@
     reading = reader.read(image)           # per-stage timings in reading.timing_ms
     reading = reader.read(image, previous=earlier_reading)   # scores the tile added since
 
-Stages: find tiles -> fit the lattice -> cut corner crops -> classify them in one batch ->
-set face-down tiles apart -> decode with the game's constraints -> validate (and score).
+Stages: find tiles -> fit the lattice (dropping outlines the wrong size for a tile there) ->
+cut corner crops -> classify them in one batch -> set face-down tiles apart -> decode with the
+game's constraints -> validate (and score).
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ from vision.records import Reading, ReadTile
 
 FACE_DOWN_BELOW = 0.35  # a tile whose corners look this unlike any number is a blank back
 COMPLETION_ROUNDS = 2  # passes looking for missed tiles beside the board
+SIZE_TOLERANCE = 2.0  # a tile away from the board may look this much smaller or larger than expected
+SIZING_BOARD = 6  # joined tiles needed before the board's plane sizes the other tiles
 
 
 class Reader:
@@ -68,7 +71,11 @@ class Reader:
         outlines = self.finder.find(image)
         lap("find")
         fit = fit_lattice(outlines)
-        ordered = fit.corners_in_cell_order(outlines) if len(outlines) else outlines
+        sized = _sized_like_the_board(outlines, fit)
+        if not sized.all():
+            outlines = outlines[sized]
+            fit = fit_lattice(outlines)
+        ordered = fit.corners
         lap("lattice")
         crops = corner_crops(image, ordered)
         lap("crops")
@@ -76,7 +83,7 @@ class Reader:
         lap("classify")
         cells = list(fit.cells)
         for _ in range(COMPLETION_ROUNDS):
-            found_cells, found_corners, found_probabilities = self._complete(image, fit, cells, ordered)
+            found_cells, found_corners, found_probabilities = self._complete(image, fit, cells)
             if not found_cells:
                 break
             cells += found_cells
@@ -116,13 +123,10 @@ class Reader:
         height, width = image.shape[:2]
         return Reading(path, width, height, tiles, face_down, violations, last, timing, tuple(notes))
 
-    def _complete(self, image, fit, cells, ordered):
+    def _complete(self, image, fit, cells):
         """Tiles the finder missed: empty cells beside the board whose three corners all read as
         numbers. Returns their cells, corners (cell order) and corner probabilities."""
-        from vision.lattice import LatticeFit, frontier_triangles
-
-        grown = LatticeFit(cells, [0] * len(cells), fit.homography, fit.side_px)
-        candidates, triangles = frontier_triangles(grown, ordered)
+        candidates, triangles = fit.frontier(also_taken=[c for c in cells if c is not None])
         height, width = image.shape[:2]
         inside = [
             k
@@ -137,6 +141,19 @@ class Reader:
         readable = (probabilities[:, :, NO_NUMBER] < 0.25).all(1) & (numbers.max(2) > 0.6).all(1)
         keep = np.nonzero(readable)[0]
         return [candidates[inside[k]] for k in keep], triangles[keep], probabilities[keep]
+
+
+def _sized_like_the_board(outlines: np.ndarray, fit) -> np.ndarray:
+    """Which outlines could be tiles: all tiles of a set are one size on the table, so away from
+    the board an outline far smaller or larger than a tile would be there (table patterns,
+    cups, racks) is dropped. Without a board large enough to show its plane, every outline stays."""
+    on_board = np.array([cell is not None for cell in fit.cells], bool)
+    expected = fit.sides_at(outlines.mean(1)) if on_board.sum() >= SIZING_BOARD else None
+    if expected is None:
+        return np.ones(len(outlines), bool)
+    sides = np.linalg.norm(outlines - np.roll(outlines, 1, axis=1), axis=2).mean(1)
+    ratio = sides / expected
+    return on_board | ((ratio > 1 / SIZE_TOLERANCE) & (ratio < SIZE_TOLERANCE))
 
 
 def frame_map(previous: Board, current: Board) -> LatticeMap | None:
