@@ -41,6 +41,7 @@ def test_tiny_specks_are_not_tiles():
     cores = np.zeros((100, 100), bool)
     cores[10:12, 10:12] = True
     assert len(outlines_from_cores(cores, 1.0)) == 0
+    assert len(outlines_from_cores(np.zeros((40, 40)), 1.0)) == 0  # no core at all
 
 
 def _blurred_cores(triangles: np.ndarray, shape: tuple[int, int], blur: float) -> np.ndarray:

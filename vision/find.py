@@ -52,11 +52,15 @@ class TileFinder:
 def outlines_from_cores(cores: np.ndarray, scale: float, core_growth: float = 1.0) -> np.ndarray:
     """One clockwise triangle (full-size pixels) per tile core of a core map (boolean, or
     probabilities); ``core_growth`` is how much too large the map draws cores."""
-    regions = core_regions(cores.astype(np.float32))
+    probability = cores.astype(np.float32)
+    left, top, width, height = cv2.boundingRect((probability > 0.5).astype(np.uint8))  # work where cores are
+    if width == 0:
+        return np.zeros((0, 3, 2))
+    regions = core_regions(probability[top : top + height, left : left + width])
     ys, xs = np.nonzero(regions)
     labels = regions[ys, xs]
     order = np.argsort(labels, kind="stable")
-    points = np.column_stack([xs, ys])[order].astype(np.float64)
+    points = np.column_stack([xs + left, ys + top])[order].astype(np.float64)
     outlines = []
     for pixels in np.split(points, np.cumsum(np.bincount(labels))[:-1]):
         if len(pixels) < MIN_CORE_PX:
