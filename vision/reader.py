@@ -28,7 +28,7 @@ from models.finder_data import READ_LONG_SIDE
 from vision.crops import corner_crops
 from vision.decode import decode
 from vision.find import DEFAULT_FINDER, TileFinder
-from vision.lattice import fit_lattice
+from vision.lattice import LatticeFit, fit_lattice
 from vision.records import Reading, ReadTile
 
 FACE_DOWN_BELOW = 0.35  # a tile whose corners look this unlike any number is a blank back
@@ -72,7 +72,7 @@ class Reader:
         lap("find")
         fit = fit_lattice(outlines)
         sized = _sized_like_the_board(outlines, fit)
-        if not sized.all():
+        if not sized.all():  # fit again: specks of table pattern had set the median tile side
             outlines = outlines[sized]
             fit = fit_lattice(outlines)
         ordered = fit.corners
@@ -143,7 +143,7 @@ class Reader:
         return [candidates[inside[k]] for k in keep], triangles[keep], probabilities[keep]
 
 
-def _sized_like_the_board(outlines: np.ndarray, fit) -> np.ndarray:
+def _sized_like_the_board(outlines: np.ndarray, fit: LatticeFit) -> np.ndarray:
     """Which outlines could be tiles: all tiles of a set are one size on the table, so away from
     the board an outline far smaller or larger than a tile would be there (table patterns,
     cups, racks) is dropped. Without a board large enough to show its plane, every outline stays."""
