@@ -18,9 +18,15 @@ from torch import nn
 from datasets.make import load_crops
 from models.net import CornerNet, parameter_count
 
+GEOMETRY_TURN = math.radians(10)  # extra turn of a crop, either way
+GEOMETRY_SCALE = 0.12  # extra zoom in or out (fraction)
+GEOMETRY_SHIFT = 0.1  # extra shift, standard deviation in crop half-widths (0.1: 1.6 px, 5% of a side)
+
 
 def augment(batch: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
-    """Photo-level variety beyond the studio's: contrast, brightness, blur, noise, a pixel or two of shift."""
+    """Photo-level variety beyond the studio's (contrast, brightness, blur, noise) and the reader's
+    own geometry errors: its corners miss the true tips by several percent of a side, so each
+    crop is shifted, scaled and turned a little more than the studio's jitter does."""
     n = len(batch)
     x = batch.float()
     contrast = torch.empty(n, 1, 1, 1).uniform_(0.5, 1.4, generator=generator)
@@ -30,8 +36,13 @@ def augment(batch: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
     blur = (torch.rand(n, 1, 1, 1, generator=generator) < 0.25).float()
     x = blur * blurred + (1 - blur) * x
     x = x + torch.randn(x.shape, generator=generator) * torch.empty(n, 1, 1, 1).uniform_(0, 8, generator=generator)
-    dx, dy = (int(v) for v in torch.randint(-2, 3, (2,), generator=generator))
-    x = torch.roll(x, shifts=(dy, dx), dims=(2, 3))
+    turn = torch.empty(n).uniform_(-GEOMETRY_TURN, GEOMETRY_TURN, generator=generator)
+    scale = torch.empty(n).uniform_(1 - GEOMETRY_SCALE, 1 + GEOMETRY_SCALE, generator=generator)
+    shift = torch.randn(n, 2, generator=generator) * GEOMETRY_SHIFT
+    cos, sin = torch.cos(turn) * scale, torch.sin(turn) * scale
+    affine = torch.stack([torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1)
+    grid = nn.functional.affine_grid(affine, list(x.shape), align_corners=False)
+    x = nn.functional.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
     return x.clamp(0, 255)
 
 

@@ -8,7 +8,7 @@ import pytest
 from engine.board import Board
 from engine.lattice import LatticeMap, cell_corners, point_xy
 from engine.simulate import random_board
-from vision.lattice import fit_lattice
+from vision.lattice import _sizes_its_own_tiles, fit_lattice
 
 
 def camera(rng, tilt_deg):
@@ -179,3 +179,50 @@ def test_a_degenerate_plane_is_no_plane():
     fit = fit_lattice(outlines)
     assert fit.homography is None or abs(np.linalg.det(fit.homography)) > 1e-9
     assert len(fit.corners) == len(outlines)
+
+
+def _turned(outline: np.ndarray, degrees: float, scale: float = 1.0) -> np.ndarray:
+    centre = outline.mean(0)
+    a = math.radians(degrees)
+    turn = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    return centre + (outline - centre) @ turn.T * scale
+
+
+def test_a_tile_whose_outline_came_out_turned_still_takes_its_cell():
+    rng = np.random.default_rng(15)
+    board = random_board(15, 20)
+    H = camera(rng, 40)
+    outlines = outlines_of(board, H, rng, noise=0.01, gap=0.02)
+    truth = [p.cell for p in board.placements]
+    clean = fit_lattice(outlines)
+    mapping = matching_map(clean.cells, truth)
+    for bad in (3, 12):
+        outlines[bad] = _turned(outlines[bad], 40)  # glued to no neighbour: its corners are far off
+    fit = fit_lattice(outlines)
+    assert None not in fit.cells
+    assert matching_map(fit.cells, truth) is not None
+    # Its corners are the board's lattice points, not its own turned ones.
+    for bad in (3, 12):
+        expected = project(H, np.array([point_xy(mapping.point(p)) for p in cell_corners(clean.cells[bad])]))
+        assert np.abs(fit.corners[bad] - expected).max() < 0.1 * fit.side_px
+
+
+def test_an_outline_on_a_cell_but_not_the_size_of_a_tile_stays_loose():
+    rng = np.random.default_rng(16)
+    board = random_board(16, 20)
+    H = camera(rng, 30)
+    outlines = outlines_of(board, H, rng, noise=0.01, gap=0.02)
+    speck = _turned(outlines[5], 40, scale=0.4)  # a patch of table where a tile would fit
+    fit = fit_lattice(np.concatenate([np.delete(outlines, 5, axis=0), speck[None]]))
+    assert fit.cells[-1] is None
+
+
+def test_a_plane_must_predict_the_size_of_its_own_tiles():
+    rng = np.random.default_rng(17)
+    board = random_board(17, 12)
+    H = camera(rng, 20)
+    outlines = outlines_of(board, H, rng, noise=0.01, gap=0.02)
+    fit = fit_lattice(outlines)
+    assert _sizes_its_own_tiles(fit.homography, outlines)
+    # A plane from wrongly glued outlines can put tiles three times their size; it is not trusted.
+    assert not _sizes_its_own_tiles(fit.homography @ np.diag([3.0, 3.0, 1.0]), outlines)

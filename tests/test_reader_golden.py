@@ -3,6 +3,7 @@
 import json
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -80,3 +81,22 @@ def test_read_many_photos_to_jsonl(tmp_path, capsys):
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(lines) == 3 and sum("error" in line for line in lines) == 1
     assert "1 of 3 photos could not be read" in capsys.readouterr().err
+
+
+def test_small_tiles_in_a_large_photo_are_read_by_looking_again_closer(reader):
+    # The sample at half size in the middle of a 2880x2160 photo of bare table: shrunk to the
+    # finder's working size its tiles are 12 pixels, too small to find; the finder looks again
+    # at the tiles' part of the photo at a scale where they are large enough.
+    image = load_image(SAMPLES / "board.jpg")
+    small = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    canvas = np.empty((2160, 2880, 3), np.uint8)
+    canvas[:] = np.median(np.concatenate([small[0], small[-1]]), axis=0)
+    canvas[900 : 900 + small.shape[0], 1200 : 1200 + small.shape[1]] = small
+    truth = json.loads((SAMPLES / "board.truth.json").read_text())
+    for tile in truth["tiles"]:
+        for corner in tile["corners"]:
+            corner["x"], corner["y"] = corner["x"] / 2 + 1200, corner["y"] / 2 + 900
+    reading = reader.read(canvas)
+    row = compare(truth, reading.to_dict())
+    assert (row["found"], row["extra"], row["wrong_corners"]) == (24, 0, 0)
+    assert len(reading.face_down) == 7

@@ -8,7 +8,7 @@ from engine.lattice import LatticeMap, cell_corners, point_xy
 from engine.rules import get_rules
 from engine.simulate import random_board
 from models.finder_data import core_map
-from vision.find import clockwise, outlines_from_cores
+from vision.find import clockwise, outlines_from_cores, split_merged, triangularity
 from vision.lattice import fit_lattice
 from vision.reader import _sized_like_the_board, frame_map, last_placement
 
@@ -77,6 +77,63 @@ def test_one_ragged_core_with_two_sure_patches_stays_one_tile():
     tile[21:24, 16:19] = 0.99  # ...but two sure patches apart, as on a dim or ragged tile
     tile[27:30, 22:25] = 0.99
     assert len(outlines_from_cores(probability, 1.0)) == 5
+
+
+def _pixels(mask: np.ndarray) -> np.ndarray:
+    ys, xs = np.nonzero(mask)
+    return np.column_stack([xs, ys]).astype(np.float64)
+
+
+def _filled(triangles: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillPoly(mask, [np.round(t).astype(np.int32) for t in triangles], 1)
+    return mask > 0
+
+
+def test_triangularity_tells_one_core_from_two_merged_under_any_perspective():
+    squash = np.array([[1.0, 0.6], [0.0, 0.45]])  # a steep, turned view of the table
+    tile = (_triangle((0, 0), 50) @ squash.T) + 60
+    assert triangularity(_pixels(_filled(tile[None], (120, 120)))) > 0.9
+    pair = np.array([_triangle((0, 0), 40), _triangle((0, 40 / np.sqrt(3)), 40, np.pi)]) @ squash.T + 60
+    assert triangularity(_pixels(_filled(pair, (120, 120)))) < 0.1  # a parallelogram: no three-fold turn
+    yy, xx = np.mgrid[:120, :120]
+    assert triangularity(_pixels((xx - 60) ** 2 + (yy - 60) ** 2 < 30**2)) < 0.1  # a round blob
+
+
+def test_two_merged_cores_are_cut_along_their_seam():
+    side = 24.0
+    for turn in np.linspace(0, np.pi, 5):
+        # Two neighbouring tiles' cores (edge to edge, a bow tie point to point) merged into one region.
+        up = _triangle((0, 0), side, turn)
+        for shape in ("edge", "point"):
+            distance = side / np.sqrt(3) if shape == "edge" else 2 * side / np.sqrt(3)
+            offset = distance * np.array([np.cos(turn + np.pi / 2), np.sin(turn + np.pi / 2)])
+            down = _triangle(offset, side, turn + np.pi)
+            triangles = np.array([up, down]) + 60
+            parts = split_merged(_pixels(_filled(triangles, (140, 140))), above_area=200)
+            assert len(parts) == 2, (turn, shape)
+            for tri in triangles:
+                assert min(np.linalg.norm(part.mean(0) - tri.mean(0)) for part in parts) < 0.15 * side
+    one = _pixels(_filled(_triangle((60, 60), 40)[None], (120, 120)))
+    assert len(split_merged(one, above_area=200)) == 1  # a single large tile's core stays whole
+    yy, xx = np.mgrid[:120, :120]
+    blob = _pixels((xx - 60) ** 2 + (yy - 60) ** 2 < 20**2)
+    assert len(split_merged(blob, above_area=200)) == 1  # so does a round blob: its halves are no triangles
+    small = np.array([_triangle((30, 30), 8), _triangle((30, 30 + 8 / np.sqrt(3)), 8, np.pi)])
+    pair = _pixels(_filled(small, (60, 60)))
+    assert len(split_merged(pair, above_area=len(pair))) == 1  # no larger than one tile: left alone
+
+
+def test_merged_cores_in_a_core_map_become_separate_tiles():
+    side = 30.0
+    singles = [_triangle((50 + 60 * k, 40), side) for k in range(4)]
+    up = _triangle((80, 120), side)
+    pair = [up, _triangle((80, 120 + side / np.sqrt(3)), side, np.pi)]  # edge to edge, no seam between
+    mask = _filled(np.array(singles + pair), (200, 300))
+    found = outlines_from_cores(mask, 1.0, core_growth=1 / 0.6)  # the mask is the tiles themselves
+    assert len(found) == 6
+    for tri in singles + pair:
+        assert np.min(np.linalg.norm(found.mean(1) - tri.mean(0), axis=1)) < 0.15 * side
 
 
 def moved(board: Board, mapping: LatticeMap) -> Board:

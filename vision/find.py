@@ -19,6 +19,17 @@ DEFAULT_FINDER = Path(__file__).resolve().parent.parent / "models" / "finder.onn
 MIN_CORE_PX = 6  # cores smaller than this (working-scale pixels) are noise
 SURE_CORE = 0.95  # probability that marks a core's centre, splitting cores that blur together
 SPLIT_ABOVE = 1.6  # a core region this many typical cores large holds several tiles
+# |mean z^3| over a filled triangle whitened to unit covariance: circumradius r = sqrt(8), and the
+# mean of z^3 over a triangle centred at 0 is r^3 / 10.
+TRIANGLE_THIRD_MOMENT = 8**1.5 / 10
+SURE_TRIANGLE = 0.8  # triangularity of a core that is surely one tile's
+MERGED_BELOW = 0.5  # a core less triangular than this may be two merged ones ...
+SURE_TRIANGLE_HALVES = 0.7  # both halves of a cut must be at least this triangular
+CUT_ABOVE = 1.3  # ... and at least this many typical single cores large
+CUT_ANGLES = np.radians(np.arange(0, 180, 10))
+IDENTITY = np.eye(2)
+ZOOM_TO_SIDE = 30.0  # small tiles are looked at again at a scale where they show this many pixels ...
+ZOOM_AT_LEAST = 1.4  # ... when that is at least this much closer than the first look
 
 
 class TileFinder:
@@ -33,10 +44,10 @@ class TileFinder:
         metadata = self.session.get_modelmeta().custom_metadata_map
         self.core_growth = float(metadata.get("core_growth", 1.0))
 
-    def core_probability(self, image: np.ndarray) -> tuple[np.ndarray, float]:
-        """The core probability map at working scale, and that scale."""
+    def core_probability(self, image: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, float]:
+        """The core probability map at working scale (or ``scale``), and that scale."""
         height, width = image.shape[:2]
-        scale = working_scale(width, height, self.working_size)
+        scale = scale or working_scale(width, height, self.working_size)
         size = (max(8, round(width * scale)), max(8, round(height * scale)))
         small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
         pad_h, pad_w = -size[1] % 8, -size[0] % 8
@@ -45,8 +56,24 @@ class TileFinder:
         return core[0, 0, : size[1], : size[0]], scale
 
     def find(self, image: np.ndarray) -> np.ndarray:
+        """Outlines of every tile (face up or down). The whole photo is looked at, at the working
+        size; when its tiles came out small there and the photo has more pixels, the part of the
+        photo holding them is looked at again, closer: the network learnt tiles from about 8
+        pixels up, but finds the smallest ones poorly."""
         core, scale = self.core_probability(image)
-        return outlines_from_cores(core, scale, self.core_growth)
+        outlines = outlines_from_cores(core, scale, self.core_growth)
+        if not len(outlines):
+            return outlines
+        side = float(np.median(np.linalg.norm(outlines - np.roll(outlines, 1, axis=1), axis=2)))
+        zoom = min(1.0, ZOOM_TO_SIDE / side)  # the scale at which the median tile shows ZOOM_TO_SIDE pixels
+        if zoom < ZOOM_AT_LEAST * scale:
+            return outlines
+        # Small tiles: look again, closer, where the tiles are (a margin of two tiles around them).
+        height, width = image.shape[:2]
+        left, top = np.maximum(0, np.floor(outlines.min((0, 1)) - 2 * side)).astype(int)
+        right, bottom = np.minimum([width, height], np.ceil(outlines.max((0, 1)) + 2 * side)).astype(int)
+        core, _ = self.core_probability(image[top:bottom, left:right], zoom)
+        return outlines_from_cores(core, zoom, self.core_growth) + (left, top)
 
 
 def outlines_from_cores(cores: np.ndarray, scale: float, core_growth: float = 1.0) -> np.ndarray:
@@ -61,14 +88,17 @@ def outlines_from_cores(cores: np.ndarray, scale: float, core_growth: float = 1.
     labels = regions[ys, xs]
     order = np.argsort(labels, kind="stable")
     points = np.column_stack([xs + left, ys + top])[order].astype(np.float64)
+    groups = [g for g in np.split(points, np.cumsum(np.bincount(labels))[:-1]) if len(g) >= MIN_CORE_PX]
+    single = [g for g in groups if triangularity(g) > SURE_TRIANGLE]
+    typical_area = float(np.median([len(g) for g in single])) if single else np.inf
+    typical_shape = np.median([shape(g) for g in single], axis=0) if single else IDENTITY
     outlines = []
-    for pixels in np.split(points, np.cumsum(np.bincount(labels))[:-1]):
-        if len(pixels) < MIN_CORE_PX:
-            continue
-        core = triangle_from_moments(pixels)
-        if core is not None:
-            centre = core.mean(0)
-            outlines.append(clockwise((centre + (core - centre) / (CORE_SCALE * core_growth)) / scale))
+    for pixels in groups:
+        for part in split_merged(pixels, CUT_ABOVE * typical_area, typical_shape):
+            core = triangle_from_moments(part)
+            if core is not None:
+                centre = core.mean(0)
+                outlines.append(clockwise((centre + (core - centre) / (CORE_SCALE * core_growth)) / scale))
     return np.array(outlines, np.float64).reshape(-1, 3, 2)
 
 
@@ -110,6 +140,62 @@ def core_regions(probability: np.ndarray) -> np.ndarray:
     return regions
 
 
+def _whitened(points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Centre, covariance root and whitened offsets (as complex numbers) of a region's pixels;
+    None for a region with no spread in some direction (a line)."""
+    centre = points.mean(0)
+    offsets = points - centre
+    values, vectors = np.linalg.eigh(offsets.T @ offsets / len(points))
+    if values.min() <= 1e-6:
+        return None
+    root = vectors @ np.diag(np.sqrt(values)) @ vectors.T
+    white = offsets @ np.linalg.inv(root).T
+    return centre, root, white[:, 0] + 1j * white[:, 1]
+
+
+def triangularity(points: np.ndarray) -> float:
+    """How much a region looks like one filled triangle, seen under any perspective: the size of
+    its whitened third-order moment over a triangle's (1 for a triangle, 0 for any shape with a
+    centre of symmetry: the parallelogram or bow tie of two merged cores, a round blob)."""
+    whitened = _whitened(points)
+    return 0.0 if whitened is None else float(abs(np.mean(whitened[2] ** 3)) / TRIANGLE_THIRD_MOMENT)
+
+
+def shape(points: np.ndarray) -> np.ndarray:
+    """A region's covariance scaled to determinant 1: its elongation and direction, not its size
+    (the identity for a tile seen from straight above)."""
+    offsets = points - points.mean(0)
+    covariance = offsets.T @ offsets / len(points)
+    return covariance / np.sqrt(max(np.linalg.det(covariance), 1e-12))
+
+
+def split_merged(
+    points: np.ndarray, above_area: float, typical_shape: np.ndarray = IDENTITY, depth: int = 2
+) -> list[np.ndarray]:
+    """A region of more than ``above_area`` pixels that is not triangular is two tiles' cores
+    merged over the seam between them. Cut it through its centre into two triangular halves;
+    of the cuts that give two (a parallelogram has two diagonals), take the one whose halves are
+    shaped most like the photo's single cores (``typical_shape``), then look at each half again,
+    ``depth`` cuts at most. A region no cut turns into two triangles stays whole."""
+    if depth == 0 or len(points) <= above_area or triangularity(points) >= MERGED_BELOW:
+        return [points]
+    offsets = points - points.mean(0)
+    best, halves = np.inf, None
+    for angle in CUT_ANGLES:
+        side = offsets @ np.array([np.cos(angle), np.sin(angle)]) < 0
+        if min(side.sum(), (~side).sum()) < MIN_CORE_PX:
+            continue
+        cut = (points[side], points[~side])
+        if min(triangularity(half) for half in cut) < SURE_TRIANGLE_HALVES:
+            continue
+        misfit = max(np.linalg.norm(shape(half) - typical_shape) for half in cut)
+        if misfit < best:
+            best, halves = misfit, cut
+    if halves is None:
+        return [points]
+    return [part for half in halves for part in split_merged(half, above_area, typical_shape, depth - 1)]
+
+
 def triangle_from_moments(points: np.ndarray) -> np.ndarray | None:
     """The triangle with the same centre, spread and three-fold turn as a filled region.
 
@@ -118,15 +204,10 @@ def triangle_from_moments(points: np.ndarray) -> np.ndarray | None:
     covariance; the phase of the third-order moment then points at its corners. Moments suit the
     rounded, blurred cores a network draws better than fitting sharp corners does.
     """
-    centre = points.mean(0)
-    offsets = points - centre
-    covariance = offsets.T @ offsets / len(points)
-    values, vectors = np.linalg.eigh(covariance)
-    if values.min() <= 1e-6:
+    whitened = _whitened(points)
+    if whitened is None:
         return None
-    root = vectors @ np.diag(np.sqrt(values)) @ vectors.T
-    white = offsets @ np.linalg.inv(root).T
-    z = white[:, 0] + 1j * white[:, 1]
+    centre, root, z = whitened
     third = np.sum(z**3)
     if abs(third) < 1e-9 * len(points):
         return None

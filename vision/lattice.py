@@ -3,14 +3,18 @@
 Joined tiles share corners (up to the small gaps of hand placement), so the board is a graph of
 triangles glued edge to edge. Walking that graph from one tile gives every joined tile its cell
 in the lattice of RULES.md, with no global model of the camera: local gluing tolerates
-perspective, lens distortion and sloppy placement. A homography fitted to the glued corners then
-places tiles that touch the board only at a point (they get a cell, so the engine can flag them);
-tiles that touch nothing stay loose (cell None). Every lattice point is then put where the mean of
-the tile corners at it lies, so the tiles meeting there average out the finder's corner errors.
+perspective, lens distortion and sloppy placement. A homography fitted to the glued corners (and
+trusted only if it predicts the board's own tile size) then places, by their centres, tiles
+beside the board that glued to nothing: outlines that came out turned or cut, parts of the board
+cut off by a missed tile, tiles touching the board only at a point (they get a cell, so the
+engine can flag them). Tiles away from the board stay loose (cell None). Every lattice point is
+then put where the mean of the trusted tile corners at it lies, so the tiles meeting there
+average out the finder's corner errors.
 """
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -18,7 +22,11 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from engine.lattice import Cell, Point, cell_corners, cell_from_corners, edge_neighbours, point_xy
+from engine.lattice import ROW_HEIGHT, Cell, Point, cell_corners, cells_around, edge_neighbours, point_xy
+
+CENTRE_OFFSET = 0.25  # a loose tile centred this close to a cell's centre (edge units) ...
+CENTRE_SIZE = 1.5  # ... and this close to a tile's size there (factor) lies in that cell
+PLANE_SIZE_TOLERANCE = 1.3  # the board's plane must predict its median tile's side this closely (factor)
 
 
 @dataclass(frozen=True)
@@ -38,14 +46,7 @@ class LatticeFit:
     def sides_at(self, points: np.ndarray) -> np.ndarray | None:
         """The side a tile would show at each image point, from the board's plane (every tile
         of a set is the same size on the table); None without a board to measure."""
-        if self.homography is None:
-            return None
-        points = np.asarray(points, np.float64).reshape(-1, 1, 2)
-        plane = cv2.perspectiveTransform(points, np.linalg.inv(self.homography))
-        ends = [
-            cv2.perspectiveTransform(plane + step, self.homography) for step in (point_xy((2, 0)), point_xy((1, 1)))
-        ]
-        return np.mean([np.linalg.norm(end - points, axis=2)[:, 0] for end in ends], axis=0)
+        return None if self.homography is None else _sides_at(self.homography, points)
 
     def frontier(self, also_taken: Iterable[Cell] = ()) -> tuple[list[Cell], np.ndarray]:
         """Empty cells next to the board (``also_taken`` counts as board too), with where their
@@ -111,7 +112,7 @@ def fit_lattice(outlines: np.ndarray, join_tolerance: float = 0.3) -> LatticeFit
             glued[t].extend((i, u, j) for u, j in sharers if u != t and point_of[t, i] == point_of[u, (j + 1) % 3])
     components = _components(glued)
     cells: list[Cell | None] = [None] * n
-    first: list[int] = [0] * n
+    first: list[int | None] = [0] * n  # which outline corner is the cell's first (None: not trusted)
     lattice_point: dict[int, Point] = {}  # cluster label -> lattice point
     board = max(components, key=len)
     if len(board) > 1:
@@ -140,17 +141,16 @@ def fit_lattice(outlines: np.ndarray, join_tolerance: float = 0.3) -> LatticeFit
                 for i, point in _points_of(cells[t], first[t]).items():
                     lattice_point.setdefault(int(point_of[t, i]), point)
     homography = _homography(outlines, point_of, lattice_point)
-    if homography is None:
-        return LatticeFit(cells, outlines, {}, None, side)
-    for t in range(n):
-        if cells[t] is None and any(int(p) in lattice_point for p in point_of[t]):
-            placed = _place_by_homography(outlines[t], homography)
-            if placed is not None and placed[0] not in cells:
-                cells[t], first[t] = placed
+    if homography is not None and not _sizes_its_own_tiles(homography, outlines[[c is not None for c in cells]]):
+        homography = None  # a board glued from misshapen outlines: its plane would misplace the rest
+    if homography is not None:
+        for t, cell in _place_by_centre(outlines, cells, homography).items():
+            cells[t] = cell
+            first[t] = _first_corner_if_it_fits(outlines[t], cell, homography, side)
     # Lattice points where the tiles placed by their own corners show them.
     seen: dict[Point, list[np.ndarray]] = {}
     for t in range(n):
-        if cells[t] is not None:
+        if cells[t] is not None and first[t] is not None:
             for i, point in _points_of(cells[t], first[t]).items():
                 seen.setdefault(point, []).append(outlines[t, i])
     points = {point: np.mean(xys, axis=0) for point, xys in seen.items()}
@@ -202,18 +202,73 @@ def _homography(outlines, point_of, lattice_point: dict[int, Point]) -> np.ndarr
     return homography
 
 
-def _place_by_homography(outline: np.ndarray, homography: np.ndarray) -> tuple[Cell, int] | None:
-    """The cell under an outline, by mapping its corners into the lattice plane and rounding."""
-    plane = cv2.perspectiveTransform(outline[None].astype(np.float64), np.linalg.inv(homography))[0]
-    points = []
-    for x, y in plane:
-        k = round(y / point_xy((0, 1))[1])
-        m = round(2 * x)
-        if (m + k) % 2:  # not a lattice point: take the nearer of the two candidates
-            m = m + 1 if 2 * x > m else m - 1
-        points.append((m, k))
-    try:
-        cell = cell_from_corners(points)
-    except ValueError:
-        return None
-    return cell, points.index(cell_corners(cell)[0])
+def _sizes_its_own_tiles(homography: np.ndarray, board: np.ndarray) -> bool:
+    """Whether the plane predicts the side of the board's own tiles (the median tile within
+    ``PLANE_SIZE_TOLERANCE``): a plane fitted to a few wrongly glued outlines can be wild."""
+    sides = np.linalg.norm(board - np.roll(board, 1, axis=1), axis=2).mean(1)
+    misfit = np.abs(np.log(sides / _sides_at(homography, board.mean(1))))
+    return bool(np.median(misfit) < np.log(PLANE_SIZE_TOLERANCE))
+
+
+def _sides_at(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
+    points = np.asarray(points, np.float64).reshape(-1, 1, 2)
+    plane = cv2.perspectiveTransform(points, np.linalg.inv(homography))
+    ends = [cv2.perspectiveTransform(plane + step, homography) for step in (point_xy((2, 0)), point_xy((1, 1)))]
+    return np.mean([np.linalg.norm(end - points, axis=2)[:, 0] for end in ends], axis=0)
+
+
+def _nearest_cell(x: float, y: float) -> tuple[Cell, float]:
+    """Of the cells in a plane point's row (edge units), the one whose centre is nearest, and how
+    far that centre is. A point closer to it than the inradius (0.29) lies inside it."""
+    row = math.floor(y / ROW_HEIGHT)
+    best: tuple[float, Cell] | None = None
+    for col in range(math.floor(2 * x) - 1, math.floor(2 * x) + 2):
+        centre = np.mean([point_xy(p) for p in cell_corners((col, row))], axis=0)
+        offset = math.hypot(x - centre[0], y - centre[1])
+        if best is None or offset < best[0]:
+            best = (offset, (col, row))
+    return best[1], best[0]
+
+
+def _place_by_centre(outlines: np.ndarray, cells: list[Cell | None], homography: np.ndarray) -> dict[int, Cell]:
+    """Loose outlines whose centre sits on an empty cell touching the board, with a tile's size:
+    they are tiles on the board whose outline came out turned or cut (small tiles in steep
+    photos), or a part of the board that a missed tile cut off. Two tiles cannot overlap, so a
+    tile centred on a cell beside the board lies in that cell whatever its outline says. The
+    board grows outward one ring of touching cells at a time."""
+    loose = [t for t, cell in enumerate(cells) if cell is None]
+    if not loose:
+        return {}
+    centres = outlines[loose].mean(1)
+    plane = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), np.linalg.inv(homography))[:, 0]
+    sides = np.linalg.norm(outlines[loose] - np.roll(outlines[loose], 1, axis=1), axis=2).mean(1)
+    size_ratio = sides / _sides_at(homography, centres)
+    offers = []
+    for t, (x, y), ratio in zip(loose, plane, size_ratio):
+        cell, offset = _nearest_cell(x, y)
+        if offset < CENTRE_OFFSET and 1 / CENTRE_SIZE < ratio < CENTRE_SIZE:
+            offers.append((offset, t, cell))
+    offers.sort()
+    occupied = {cell for cell in cells if cell is not None}
+    placed: dict[int, Cell] = {}
+    while True:
+        grown = False
+        for _, t, cell in offers:
+            if t in placed or cell in occupied:
+                continue
+            if any(c in occupied for point in cell_corners(cell) for c in cells_around(point)):
+                placed[t] = cell
+                occupied.add(cell)
+                grown = True
+        if not grown:
+            return placed
+
+
+def _first_corner_if_it_fits(outline: np.ndarray, cell: Cell, homography: np.ndarray, side: float) -> int | None:
+    """Which outline corner is the cell's first, when the outline's corners lie where the plane
+    puts the cell's (within a fifth of a side); None for an outline too far off to trust."""
+    plane = np.array([[point_xy(p) for p in cell_corners(cell)]], np.float64)
+    expected = cv2.perspectiveTransform(plane, homography)[0]
+    misfit = [np.linalg.norm(np.roll(outline, -first, axis=0) - expected, axis=1).max() for first in range(3)]
+    first = int(np.argmin(misfit))
+    return first if misfit[first] < 0.2 * side else None
