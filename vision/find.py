@@ -64,7 +64,7 @@ class TileFinder:
         outlines = outlines_from_cores(core, scale, self.core_growth)
         if not len(outlines):
             return outlines
-        side = float(np.median(np.linalg.norm(outlines - np.roll(outlines, 1, axis=1), axis=2)))
+        side = float(np.median(edge_lengths(outlines)))
         zoom = min(1.0, ZOOM_TO_SIDE / side)  # the scale at which the median tile shows ZOOM_TO_SIDE pixels
         if zoom < ZOOM_AT_LEAST * scale:
             return outlines
@@ -74,6 +74,11 @@ class TileFinder:
         right, bottom = np.minimum([width, height], np.ceil(outlines.max((0, 1)) + 2 * side)).astype(int)
         core, _ = self.core_probability(image[top:bottom, left:right], zoom)
         return outlines_from_cores(core, zoom, self.core_growth) + (left, top)
+
+
+def edge_lengths(outlines: np.ndarray) -> np.ndarray:
+    """(N, 3) lengths of each outline's edges, in pixels."""
+    return np.linalg.norm(outlines - np.roll(outlines, 1, axis=1), axis=2)
 
 
 def outlines_from_cores(cores: np.ndarray, scale: float, core_growth: float = 1.0) -> np.ndarray:
@@ -89,12 +94,14 @@ def outlines_from_cores(cores: np.ndarray, scale: float, core_growth: float = 1.
     order = np.argsort(labels, kind="stable")
     points = np.column_stack([xs + left, ys + top])[order].astype(np.float64)
     groups = [g for g in np.split(points, np.cumsum(np.bincount(labels))[:-1]) if len(g) >= MIN_CORE_PX]
-    single = [g for g in groups if triangularity(g) > SURE_TRIANGLE]
+    triangular = [triangularity(g) for g in groups]
+    single = [g for g, t in zip(groups, triangular) if t > SURE_TRIANGLE]
     typical_area = float(np.median([len(g) for g in single])) if single else np.inf
     typical_shape = np.median([shape(g) for g in single], axis=0) if single else IDENTITY
     outlines = []
-    for pixels in groups:
-        for part in split_merged(pixels, CUT_ABOVE * typical_area, typical_shape):
+    for pixels, t in zip(groups, triangular):
+        merged = t < MERGED_BELOW and len(pixels) > CUT_ABOVE * typical_area
+        for part in split_merged(pixels, CUT_ABOVE * typical_area, typical_shape) if merged else [pixels]:
             core = triangle_from_moments(part)
             if core is not None:
                 centre = core.mean(0)

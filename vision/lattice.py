@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from engine.lattice import ROW_HEIGHT, Cell, Point, cell_corners, cells_around, edge_neighbours, point_xy
+from vision.find import edge_lengths
 
 CENTRE_OFFSET = 0.25  # a loose tile centred this close to a cell's centre (edge units) ...
 CENTRE_SIZE = 1.5  # ... and this close to a tile's size there (factor) lies in that cell
@@ -95,7 +96,7 @@ def fit_lattice(outlines: np.ndarray, join_tolerance: float = 0.3) -> LatticeFit
     n = len(outlines)
     if n == 0:
         return LatticeFit([], outlines, {}, None, 0.0)
-    side = float(np.median(np.linalg.norm(outlines - np.roll(outlines, 1, axis=1), axis=2)))
+    side = float(np.median(edge_lengths(outlines)))
     point_of = _clusters(outlines.reshape(-1, 2), join_tolerance * side).reshape(n, 3)
     # Edges as unordered pairs of clustered corners: two tiles sharing one are glued there.
     by_edge: dict[frozenset, list[tuple[int, int]]] = {}
@@ -205,7 +206,7 @@ def _homography(outlines, point_of, lattice_point: dict[int, Point]) -> np.ndarr
 def _sizes_its_own_tiles(homography: np.ndarray, board: np.ndarray) -> bool:
     """Whether the plane predicts the side of the board's own tiles (the median tile within
     ``PLANE_SIZE_TOLERANCE``): a plane fitted to a few wrongly glued outlines can be wild."""
-    sides = np.linalg.norm(board - np.roll(board, 1, axis=1), axis=2).mean(1)
+    sides = edge_lengths(board).mean(1)
     misfit = np.abs(np.log(sides / _sides_at(homography, board.mean(1))))
     return bool(np.median(misfit) < np.log(PLANE_SIZE_TOLERANCE))
 
@@ -241,7 +242,7 @@ def _place_by_centre(outlines: np.ndarray, cells: list[Cell | None], homography:
         return {}
     centres = outlines[loose].mean(1)
     plane = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), np.linalg.inv(homography))[:, 0]
-    sides = np.linalg.norm(outlines[loose] - np.roll(outlines[loose], 1, axis=1), axis=2).mean(1)
+    sides = edge_lengths(outlines[loose]).mean(1)
     size_ratio = sides / _sides_at(homography, centres)
     offers = []
     for t, (x, y), ratio in zip(loose, plane, size_ratio):

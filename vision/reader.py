@@ -27,7 +27,7 @@ from models.classifier import DEFAULT_MODEL, CornerClassifier
 from models.finder_data import READ_LONG_SIDE
 from vision.crops import corner_crops
 from vision.decode import decode
-from vision.find import DEFAULT_FINDER, TileFinder
+from vision.find import DEFAULT_FINDER, TileFinder, edge_lengths
 from vision.lattice import LatticeFit, fit_lattice
 from vision.records import Reading, ReadTile
 
@@ -151,7 +151,7 @@ def _sized_like_the_board(outlines: np.ndarray, fit: LatticeFit) -> np.ndarray:
     expected = fit.sides_at(outlines.mean(1)) if on_board.sum() >= SIZING_BOARD else None
     if expected is None:
         return np.ones(len(outlines), bool)
-    sides = np.linalg.norm(outlines - np.roll(outlines, 1, axis=1), axis=2).mean(1)
+    sides = edge_lengths(outlines).mean(1)
     ratio = sides / expected
     return on_board | ((ratio > 1 / SIZE_TOLERANCE) & (ratio < SIZE_TOLERANCE))
 
