@@ -8,7 +8,7 @@ from engine.lattice import LatticeMap, cell_corners, point_xy
 from engine.rules import get_rules
 from engine.simulate import random_board
 from models.finder_data import core_map
-from vision.find import clockwise, outlines_from_cores, split_merged, triangularity
+from vision.find import RegionMoments, clockwise, outlines_from_cores, split_merged, triangularity
 from vision.lattice import fit_lattice
 from vision.reader import _sized_like_the_board, frame_map, last_placement
 
@@ -98,6 +98,32 @@ def test_triangularity_tells_one_core_from_two_merged_under_any_perspective():
     assert triangularity(_pixels(_filled(pair, (120, 120)))) < 0.1  # a parallelogram: no three-fold turn
     yy, xx = np.mgrid[:120, :120]
     assert triangularity(_pixels((xx - 60) ** 2 + (yy - 60) ** 2 < 30**2)) < 0.1  # a round blob
+
+
+def test_region_moments_of_many_regions_match_each_region_alone():
+    # All regions of a photo are measured at once; each must come out as if measured alone.
+    squash = np.array([[1.0, 0.6], [0.0, 0.45]])
+    regions = [
+        _pixels(_filled((_triangle((0, 0), 50) @ squash.T + 60)[None], (120, 120))),
+        _pixels(_filled((_triangle((0, 0), 30, 1.0) + 40)[None], (80, 80))) + 200,
+        _pixels(
+            _filled(np.array([_triangle((0, 0), 40), _triangle((0, 40 / np.sqrt(3)), 40, np.pi)]) + 60, (140, 140))
+        ),
+    ]
+    together = RegionMoments.of(np.concatenate(regions), np.repeat([1, 2, 3], [len(r) for r in regions]), 4)
+    assert together.count[0] == 0 and not together.whitened[0]  # label 0 holds no pixels
+    for k, region in enumerate(regions, start=1):
+        alone = RegionMoments.of(region)
+        assert together.count[k] == len(region)
+        assert np.allclose(together.centre[k], region.mean(0))
+        assert np.allclose(together.covariance[k], np.cov(region.T, bias=True))
+        assert np.isclose(together.triangularity[k], alone.triangularity[0])
+        assert np.allclose(together.triangles[k], alone.triangles[0])
+    # The moment triangle of a filled triangle is that triangle, seen under perspective (to the
+    # pixel grid's rounding of a 50-pixel tile: fillPoly takes in edge pixels).
+    tile = _triangle((0, 0), 50) @ squash.T + 60
+    found = together.triangles[1]
+    assert max(np.min(np.linalg.norm(found - corner, axis=1)) for corner in tile) < 0.06 * 50
 
 
 def test_two_merged_cores_are_cut_along_their_seam():

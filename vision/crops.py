@@ -31,14 +31,15 @@ def to_grey(image: np.ndarray) -> np.ndarray:
 def corner_crops(image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
     """One ``CROP_PX`` square grey crop per corner: (N, 3, 2) clockwise pixel corners ->
     (N * 3, CROP_PX, CROP_PX) uint8, corner ``3 * t + i`` for corner ``i`` of tile ``t``."""
-    triangles = np.asarray(triangles, np.float32).reshape(-1, 3, 2)
+    triangles = np.asarray(triangles, np.float64).reshape(-1, 3, 2)
+    # Corner i of each tile first, then the next two clockwise: (N * 3, 3, 2).
+    sources = triangles[:, (np.arange(3)[:, None] + np.arange(3)) % 3].reshape(-1, 3, 2)
+    # The affine maps sending each source triangle onto CANONICAL, all solved at once:
+    # [x y 1] @ M.T = canonical, for the three corners.
+    homogeneous = np.concatenate([sources, np.ones((len(sources), 3, 1))], axis=2)
+    maps = np.linalg.solve(homogeneous, np.broadcast_to(CANONICAL, sources.shape)).transpose(0, 2, 1)
     grey = to_grey(image)
-    crops = np.empty((len(triangles) * 3, CROP_PX, CROP_PX), np.uint8)
-    for t, corners in enumerate(triangles):
-        for i in range(3):
-            source = np.roll(corners, -i, axis=0)  # this corner first, then the next clockwise
-            M = cv2.getAffineTransform(source, CANONICAL)
-            crops[3 * t + i] = cv2.warpAffine(
-                grey, M, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-            )
+    crops = np.empty((len(sources), CROP_PX, CROP_PX), np.uint8)
+    for k, M in enumerate(maps):
+        crops[k] = cv2.warpAffine(grey, M, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return crops

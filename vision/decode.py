@@ -11,6 +11,7 @@ confidence (its share of the probability once the neighbours are fixed); numbers
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass
@@ -39,9 +40,19 @@ class DecodedTile:
             raise ValueError(f"confidences must lie in 0..1, got {self.confidences}")
 
 
-def _readings(max_number: int) -> np.ndarray:
-    """Every clockwise reading (a, b, c) of numbers 0..max_number, and whether a set holds it."""
-    return np.array(list(itertools.product(range(max_number + 1), repeat=3)), np.int64)
+@functools.cache
+def _readings(max_number: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every clockwise reading (a, b, c) of numbers 0..max_number; whether no set holds it
+    (foreign); and the set tile it shows (rotations share one id; each foreign reading gets an
+    id of its own)."""
+    readings = np.array(list(itertools.product(range(max_number + 1), repeat=3)), np.int64)
+    tiles = [canonical(tuple(r)) for r in readings]
+    ids = {t: k for k, t in enumerate(sorted(set(tiles) - {None}))}
+    tile_of_reading = np.array([ids.get(t, len(ids) + k) for k, t in enumerate(tiles)])
+    tables = readings, np.array([t is None for t in tiles]), tile_of_reading
+    for table in tables:
+        table.flags.writeable = False  # shared by every call
+    return tables
 
 
 def decode(
@@ -63,11 +74,7 @@ def decode(
     # "No number" on a face-up corner means unreadable: spread it over every number.
     p = probabilities[:, :, :numbers] + probabilities[:, :, NO_NUMBER : NO_NUMBER + 1] / numbers
     log_p = np.log(np.clip(p / p.sum(2, keepdims=True), 1e-12, 1.0))  # (N, 3, numbers)
-    readings = _readings(max_number)
-    foreign = np.array([canonical(tuple(r)) is None for r in readings])
-    # The set tile each reading shows (rotations share one id); foreign readings get ids of their own.
-    sorted_ids = {t: k for k, t in enumerate(sorted({canonical(tuple(r)) for r in readings} - {None}))}
-    tile_of_reading = np.array([sorted_ids.get(canonical(tuple(r)), -1 - k) for k, r in enumerate(readings)])
+    readings, foreign, tile_of_reading = _readings(max_number)
     base = log_p[:, 0, readings[:, 0]] + log_p[:, 1, readings[:, 1]] + log_p[:, 2, readings[:, 2]]
     base = base - penalty * foreign  # (N, R)
     # Who shares which lattice point: (tile, corner) pairs per point.
@@ -85,20 +92,21 @@ def decode(
     top_two = np.sort(base, axis=1)[:, -2:]
     order = np.argsort(top_two[:, 0] - top_two[:, 1])
     choice = np.full(len(cells), -1)
+    chosen = _Chosen(choice, readings, tile_of_reading, partners, penalty)
     for t in order:
-        choice[t] = int(_scores(t, base, choice, readings, tile_of_reading, partners, penalty).argmax())
+        chosen.set(t, int(chosen.scores(t, base[t]).argmax()))
     for _ in range(sweeps):
         changed = False
         for t in order:
-            scores = _scores(t, base, choice, readings, tile_of_reading, partners, penalty)
-            best = int(scores.argmax())
+            best = int(chosen.scores(t, base[t]).argmax())
             if best != choice[t]:
-                choice[t], changed = best, True
+                chosen.set(t, best)
+                changed = True
         if not changed:
             break
     decoded = []
     for t, cell in enumerate(cells):
-        scores = _scores(t, base, choice, readings, tile_of_reading, partners, penalty)
+        scores = chosen.scores(t, base[t])
         weights = np.exp(scores - scores.max())
         weights /= weights.sum()
         reading = readings[choice[t]]
@@ -115,13 +123,32 @@ def decode(
     return decoded
 
 
-def _scores(t, base, choice, readings, tile_of_reading, partners, penalty) -> np.ndarray:
-    """Tile ``t``'s score for every reading, the other tiles' readings held fixed."""
-    scores = base[t].copy()
-    for i in range(3):
-        for u, j in partners[t][i]:
-            if choice[u] >= 0:  # tiles not yet chosen do not constrain
-                scores -= penalty * (readings[:, i] != readings[choice[u], j])
-    chosen = np.delete(choice, t)
-    scores -= penalty * np.isin(tile_of_reading, tile_of_reading[chosen[chosen >= 0]])
-    return scores
+class _Chosen:
+    """The readings chosen so far (``choice``, -1 for none yet) and how many tiles show each set
+    tile, so a tile's scores against all the others take no pass over every tile."""
+
+    def __init__(self, choice, readings, tile_of_reading, partners, penalty) -> None:
+        self.choice, self.readings, self.tile_of_reading = choice, readings, tile_of_reading
+        self.partners, self.penalty = partners, penalty
+        self.shown = np.zeros(tile_of_reading.max() + 1, np.int64)
+        self.numbers = int(readings.max()) + 1
+
+    def set(self, t: int, reading: int) -> None:
+        if self.choice[t] >= 0:
+            self.shown[self.tile_of_reading[self.choice[t]]] -= 1
+        self.choice[t] = reading
+        self.shown[self.tile_of_reading[reading]] += 1
+
+    def scores(self, t: int, base: np.ndarray) -> np.ndarray:
+        """Tile ``t``'s score for every reading, the other tiles' readings held fixed."""
+        mismatches = np.zeros(len(self.readings))
+        for i in range(3):
+            # The numbers chosen tiles show at this corner's point (tiles not yet chosen do not
+            # constrain): a reading pays for each partner showing another number.
+            shown = [self.readings[self.choice[u], j] for u, j in self.partners[t][i] if self.choice[u] >= 0]
+            if shown:
+                mismatches += len(shown) - np.bincount(shown, minlength=self.numbers)[self.readings[:, i]]
+        shown_by_others = self.shown.copy()
+        if self.choice[t] >= 0:
+            shown_by_others[self.tile_of_reading[self.choice[t]]] -= 1
+        return base - self.penalty * (mismatches + (shown_by_others[self.tile_of_reading] > 0))

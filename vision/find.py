@@ -7,6 +7,7 @@ centre, is the tile's outline.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -91,21 +92,25 @@ def outlines_from_cores(cores: np.ndarray, scale: float, core_growth: float = 1.
     regions = core_regions(probability[top : top + height, left : left + width])
     ys, xs = np.nonzero(regions)
     labels = regions[ys, xs]
-    order = np.argsort(labels, kind="stable")
-    points = np.column_stack([xs + left, ys + top])[order].astype(np.float64)
-    groups = [g for g in np.split(points, np.cumsum(np.bincount(labels))[:-1]) if len(g) >= MIN_CORE_PX]
-    triangular = [triangularity(g) for g in groups]
-    single = [g for g, t in zip(groups, triangular) if t > SURE_TRIANGLE]
-    typical_area = float(np.median([len(g) for g in single])) if single else np.inf
-    typical_shape = np.median([shape(g) for g in single], axis=0) if single else IDENTITY
+    points = np.column_stack([xs + left, ys + top]).astype(np.float64)
+    moments = RegionMoments.of(points, labels, int(regions.max()) + 1)
+    kept = (moments.count >= MIN_CORE_PX) & moments.whitened
+    single = kept & (moments.triangularity > SURE_TRIANGLE)
+    typical_area = float(np.median(moments.count[single])) if single.any() else np.inf
+    typical_shape = np.median(moments.shape[single], axis=0) if single.any() else IDENTITY
+    merged = kept & (moments.triangularity < MERGED_BELOW) & (moments.count > CUT_ABOVE * typical_area)
+    triangles, cores = moments.triangles, []
+    for region in np.flatnonzero(kept):
+        if merged[region]:
+            parts = split_merged(points[labels == region], CUT_ABOVE * typical_area, typical_shape)
+            cores += [RegionMoments.of(part).triangles[0] for part in parts]
+        else:
+            cores.append(triangles[region])
     outlines = []
-    for pixels, t in zip(groups, triangular):
-        merged = t < MERGED_BELOW and len(pixels) > CUT_ABOVE * typical_area
-        for part in split_merged(pixels, CUT_ABOVE * typical_area, typical_shape) if merged else [pixels]:
-            core = triangle_from_moments(part)
-            if core is not None:
-                centre = core.mean(0)
-                outlines.append(clockwise((centre + (core - centre) / (CORE_SCALE * core_growth)) / scale))
+    for core in cores:
+        if not np.isnan(core).any():
+            centre = core.mean(0)
+            outlines.append(clockwise((centre + (core - centre) / (CORE_SCALE * core_growth)) / scale))
     return np.array(outlines, np.float64).reshape(-1, 3, 2)
 
 
@@ -147,33 +152,72 @@ def core_regions(probability: np.ndarray) -> np.ndarray:
     return regions
 
 
-def _whitened(points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """Centre, covariance root and whitened offsets (as complex numbers) of a region's pixels;
-    None for a region with no spread in some direction (a line)."""
-    centre = points.mean(0)
-    offsets = points - centre
-    values, vectors = np.linalg.eigh(offsets.T @ offsets / len(points))
-    if values.min() <= 1e-6:
-        return None
-    root = vectors @ np.diag(np.sqrt(values)) @ vectors.T
-    white = offsets @ np.linalg.inv(root).T
-    return centre, root, white[:, 0] + 1j * white[:, 1]
+@dataclass(frozen=True)
+class RegionMoments:
+    """Each region's pixel count, centre, spread and three-fold turn, from its pixels' moments up
+    to the third, for all regions of a label image at once (no Python loop over regions).
+
+    A filled triangle is an affine image of an equilateral one: whitening a region's pixels
+    (dividing out their covariance) makes a triangle equilateral, with circumradius sqrt(8) for
+    unit covariance, and the phase of the whitened third-order moment points at its corners.
+    Moments suit the rounded, blurred cores a network draws better than fitting sharp corners does.
+    """
+
+    count: np.ndarray  # (R,) pixels
+    centre: np.ndarray  # (R, 2)
+    covariance: np.ndarray  # (R, 2, 2)
+    third: np.ndarray  # (R,) complex: mean of z^3 over the whitened pixels z = x + iy
+    whitened: np.ndarray  # (R,) bool: the region spreads in every direction (not empty, not a line)
+
+    @classmethod
+    def of(cls, points: np.ndarray, labels: np.ndarray | None = None, regions: int = 1) -> RegionMoments:
+        """Moments of (P, 2) pixel positions grouped by ``labels`` (0..regions-1; all one region
+        when None)."""
+        labels = np.zeros(len(points), np.int64) if labels is None else labels
+        count = np.bincount(labels, minlength=regions)
+        per_pixel = np.maximum(count, 1)
+        centre = np.stack([np.bincount(labels, points[:, k], regions) for k in (0, 1)], 1) / per_pixel[:, None]
+        dx, dy = (points - centre[labels]).T
+        xx, xy, yy = (np.bincount(labels, w, regions) / per_pixel for w in (dx * dx, dx * dy, dy * dy))
+        covariance = np.stack([xx, xy, xy, yy], 1).reshape(-1, 2, 2)
+        values, vectors = np.linalg.eigh(covariance)
+        whitened = (count > 0) & (values.min(1) > 1e-6)
+        # The inverse square root of each covariance, V diag(1 / sqrt(values)) V^T (symmetric).
+        inverse_root = vectors @ (vectors / np.sqrt(np.maximum(values, 1e-6))[:, None, :]).transpose(0, 2, 1)
+        a, b, d = (inverse_root[:, i, j][labels] for i, j in ((0, 0), (0, 1), (1, 1)))
+        cube = (a * dx + b * dy + 1j * (b * dx + d * dy)) ** 3
+        third = (np.bincount(labels, cube.real, regions) + 1j * np.bincount(labels, cube.imag, regions)) / per_pixel
+        return cls(count, centre, covariance, third, whitened)
+
+    @property
+    def triangularity(self) -> np.ndarray:
+        """How much each region looks like one filled triangle, seen under any perspective: the
+        size of its whitened third-order moment over a triangle's (1 for a triangle, 0 for any
+        shape with a centre of symmetry: the parallelogram or bow tie of two merged cores, a blob)."""
+        return np.where(self.whitened, np.abs(self.third) / TRIANGLE_THIRD_MOMENT, 0.0)
+
+    @property
+    def shape(self) -> np.ndarray:
+        """Each covariance scaled to determinant 1: elongation and direction, not size (the
+        identity for a tile seen from straight above)."""
+        return self.covariance / np.sqrt(np.maximum(np.linalg.det(self.covariance), 1e-12))[:, None, None]
+
+    @property
+    def triangles(self) -> np.ndarray:
+        """(R, 3, 2) the triangle with each region's centre, spread and three-fold turn; NaN
+        where a region has no spread or no three-fold turn."""
+        values, vectors = np.linalg.eigh(self.covariance)
+        root = vectors @ (vectors * np.sqrt(np.maximum(values, 0))[:, None, :]).transpose(0, 2, 1)
+        turn = np.angle(self.third)[:, None] / 3 + np.array([0, 2 * np.pi / 3, 4 * np.pi / 3])
+        corners = np.sqrt(8) * np.stack([np.cos(turn), np.sin(turn)], 2)
+        triangles = self.centre[:, None] + corners @ root.transpose(0, 2, 1)
+        turned = self.whitened & (np.abs(self.third) >= 1e-9)
+        return np.where(turned[:, None, None], triangles, np.nan)
 
 
 def triangularity(points: np.ndarray) -> float:
-    """How much a region looks like one filled triangle, seen under any perspective: the size of
-    its whitened third-order moment over a triangle's (1 for a triangle, 0 for any shape with a
-    centre of symmetry: the parallelogram or bow tie of two merged cores, a round blob)."""
-    whitened = _whitened(points)
-    return 0.0 if whitened is None else float(abs(np.mean(whitened[2] ** 3)) / TRIANGLE_THIRD_MOMENT)
-
-
-def shape(points: np.ndarray) -> np.ndarray:
-    """A region's covariance scaled to determinant 1: its elongation and direction, not its size
-    (the identity for a tile seen from straight above)."""
-    offsets = points - points.mean(0)
-    covariance = offsets.T @ offsets / len(points)
-    return covariance / np.sqrt(max(np.linalg.det(covariance), 1e-12))
+    """``RegionMoments.triangularity`` of one region's pixels."""
+    return float(RegionMoments.of(points).triangularity[0])
 
 
 def split_merged(
@@ -186,41 +230,22 @@ def split_merged(
     ``depth`` cuts at most. A region no cut turns into two triangles stays whole."""
     if depth == 0 or len(points) <= above_area or triangularity(points) >= MERGED_BELOW:
         return [points]
-    offsets = points - points.mean(0)
-    best, halves = np.inf, None
-    for angle in CUT_ANGLES:
-        side = offsets @ np.array([np.cos(angle), np.sin(angle)]) < 0
-        if min(side.sum(), (~side).sum()) < MIN_CORE_PX:
-            continue
-        cut = (points[side], points[~side])
-        if min(triangularity(half) for half in cut) < SURE_TRIANGLE_HALVES:
-            continue
-        misfit = max(np.linalg.norm(shape(half) - typical_shape) for half in cut)
-        if misfit < best:
-            best, halves = misfit, cut
-    if halves is None:
+    # Every cut at once: half h of cut c is region 2c + h.
+    beyond = (points - points.mean(0)) @ np.stack([np.cos(CUT_ANGLES), np.sin(CUT_ANGLES)]) >= 0  # (P, cuts)
+    labels = (2 * np.arange(len(CUT_ANGLES)) + beyond).T.ravel()
+    halves = RegionMoments.of(np.tile(points, (len(CUT_ANGLES), 1)), labels, 2 * len(CUT_ANGLES))
+    smaller_half = halves.count.reshape(-1, 2).min(1)
+    less_triangular_half = halves.triangularity.reshape(-1, 2).min(1)
+    both_triangles = (smaller_half >= MIN_CORE_PX) & (less_triangular_half >= SURE_TRIANGLE_HALVES)
+    if not both_triangles.any():
         return [points]
-    return [part for half in halves for part in split_merged(half, above_area, typical_shape, depth - 1)]
-
-
-def triangle_from_moments(points: np.ndarray) -> np.ndarray | None:
-    """The triangle with the same centre, spread and three-fold turn as a filled region.
-
-    A filled triangle is an affine image of an equilateral one: whitening the region's pixels
-    (dividing out their covariance) makes it equilateral, with circumradius sqrt(8) for unit
-    covariance; the phase of the third-order moment then points at its corners. Moments suit the
-    rounded, blurred cores a network draws better than fitting sharp corners does.
-    """
-    whitened = _whitened(points)
-    if whitened is None:
-        return None
-    centre, root, z = whitened
-    third = np.sum(z**3)
-    if abs(third) < 1e-9 * len(points):
-        return None
-    turn = np.angle(third) / 3 + np.array([0, 2 * np.pi / 3, 4 * np.pi / 3])
-    corners = np.sqrt(8) * np.column_stack([np.cos(turn), np.sin(turn)])
-    return centre + corners @ root.T
+    misfit = np.linalg.norm(halves.shape - typical_shape, axis=(1, 2)).reshape(-1, 2).max(1)
+    cut = int(np.argmin(np.where(both_triangles, misfit, np.inf)))
+    return [
+        part
+        for half in (points[~beyond[:, cut]], points[beyond[:, cut]])
+        for part in split_merged(half, above_area, typical_shape, depth - 1)
+    ]
 
 
 def clockwise(triangle: np.ndarray) -> np.ndarray:
