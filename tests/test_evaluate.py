@@ -47,6 +47,12 @@ def test_hidden_tiles_are_not_required():
     truth["tiles"][2]["corners"][0]["hidden"] = True
     row = compare(truth, {"tiles": copy.deepcopy(TRUTH["tiles"][:2])})
     assert row["tiles"] == 2 and row["exact"] == 1
+    # Reported anyway (its hidden number guessed), the tile under the hand is not an invented one...
+    row = compare(truth, {"tiles": copy.deepcopy(TRUTH["tiles"][:2]) + [tile(500, (0, 0, 4))]})
+    assert (row["found"], row["extra"], row["wrong_corners"], row["exact"]) == (2, 0, 0, 1)
+    # ...but a tile where there is none still is.
+    row = compare(truth, {"tiles": copy.deepcopy(TRUTH["tiles"][:2]) + [tile(700, (0, 0, 4))]})
+    assert (row["extra"], row["exact"]) == (1, 0)
 
 
 def test_evaluate_command_with_predictions(tmp_path, capsys):

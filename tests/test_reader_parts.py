@@ -10,7 +10,7 @@ from engine.simulate import random_board
 from models.finder_data import core_map
 from vision.find import RegionMoments, clockwise, outlines_from_cores, split_merged, triangularity
 from vision.lattice import fit_lattice
-from vision.reader import _sized_like_the_board, frame_map, last_placement
+from vision.reader import _face_down, _sized_like_the_board, frame_map, last_placement
 
 ANGLES = -np.pi / 2 + np.array([0, 2 * np.pi / 3, 4 * np.pi / 3])
 
@@ -216,3 +216,24 @@ def test_outlines_that_cannot_be_tiles_for_their_size_are_dropped():
     assert list(keep[len(on_board) :]) == [False, True, False]  # a speck, a loose tile, a cup
     few = np.array(on_board[:3] + far)  # too small a board to size anything by: all stay
     assert _sized_like_the_board(few, fit_lattice(few)).all()
+
+
+def _corner_probabilities(*numbers: int, sure: float = 0.9) -> np.ndarray:
+    """(3, 8) probabilities: each corner this number (7: none) with ``sure``, the rest spread."""
+    p = np.full((3, 8), (1 - sure) / 7)
+    p[range(3), numbers] = sure
+    return p
+
+
+def test_blank_backs_are_told_from_face_up_tiles():
+    tiles = {
+        "printed back": (_corner_probabilities(7, 7, 7), None, True),
+        "pip back, read as 0s": (_corner_probabilities(0, 0, 0), None, True),
+        "loose 0-0-4": (_corner_probabilities(0, 0, 4), None, False),
+        "0s in the board": (_corner_probabilities(0, 0, 0), (0, 0), False),  # the 0-0-0 tile, played
+        "hand over the board": (_corner_probabilities(7, 7, 7), (1, 0), True),
+        "blurred loose 2-3-5": (_corner_probabilities(2, 3, 5, sure=0.55), None, False),
+    }
+    probabilities = np.array([p for p, _, _ in tiles.values()])
+    down = _face_down(probabilities, [cell for _, cell, _ in tiles.values()])
+    assert dict(zip(tiles, down.tolist())) == {name: expected for name, (_, _, expected) in tiles.items()}

@@ -20,31 +20,43 @@ def _corners(tile: dict) -> np.ndarray:
     return np.array([[c["x"], c["y"]] for c in tile["corners"]], np.float64)
 
 
+def _take_match(tile: dict, got: list[dict], free: list[int]) -> dict | None:
+    """The reported tile (among ``free``, which loses it) whose centre is nearest the truth
+    tile's, if closer than 0.3 of a side."""
+    corners = _corners(tile)
+    side = float(np.linalg.norm(corners[0] - corners[1]))
+    if not free:
+        return None
+    distances = [np.linalg.norm(_corners(got[k]).mean(0) - corners.mean(0)) for k in free]
+    best = int(np.argmin(distances))
+    return got[free.pop(best)] if distances[best] <= 0.3 * side else None
+
+
 def compare(truth: dict, reading: dict) -> dict:
-    """One photo's row: how many truth tiles were found, missed, invented, and misread."""
+    """One photo's row: how many truth tiles were found, missed, invented, and misread.
+
+    A tile with a corner hidden (under a hand) cannot be read whole: it is neither wanted nor,
+    when the reader reports it anyway, invented."""
     wanted = [t for t in truth["tiles"] if not any(c.get("hidden") for c in t["corners"])]
+    partly_hidden = [t for t in truth["tiles"] if any(c.get("hidden") for c in t["corners"])]
     got = list(reading.get("tiles", []))
     free = list(range(len(got)))
     found = wrong_corners = wrong_tiles = 0
     for tile in wanted:
-        corners = _corners(tile)
-        side = float(np.linalg.norm(corners[0] - corners[1]))
-        if not free:
-            break
-        distances = [np.linalg.norm(_corners(got[k]).mean(0) - corners.mean(0)) for k in free]
-        best = int(np.argmin(distances))
-        if distances[best] > 0.3 * side:
+        match = _take_match(tile, got, free)
+        if match is None:
             continue
-        match = got[free.pop(best)]
         found += 1
         mine = _corners(match)
         wrong = 0
-        for corner, xy in zip(tile["corners"], corners):
+        for corner, xy in zip(tile["corners"], _corners(tile)):
             nearest = match["corners"][int(np.argmin(np.linalg.norm(mine - xy, axis=1)))]
             wrong += nearest["value"] != corner["value"]
         wrong_corners += wrong
         wrong_tiles += wrong > 0
     missed = len(wanted) - found
+    for tile in partly_hidden:
+        _take_match(tile, got, free)
     extra = len(free)
     score_right = ""
     if truth.get("last_placement") and "last_placement" in reading and reading.get("previous"):

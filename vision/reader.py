@@ -32,6 +32,7 @@ from vision.lattice import LatticeFit, fit_lattice
 from vision.records import Reading, ReadTile
 
 FACE_DOWN_BELOW = 0.35  # a tile whose corners look this unlike any number is a blank back
+SHOWS_A_MARK = 0.5  # a loose tile none of whose corners shows 1 or more this surely is a blank back
 COMPLETION_ROUNDS = 2  # passes looking for missed tiles beside the board
 SIZE_TOLERANCE = 2.0  # a tile away from the board may look this much smaller or larger than expected
 SIZING_BOARD = 6  # joined tiles needed before the board's plane sizes the other tiles
@@ -91,9 +92,9 @@ class Reader:
             probabilities = np.concatenate([probabilities, found_probabilities])
             outlines = np.concatenate([outlines, found_corners])
         lap("complete")
-        number_likeness = 1 - probabilities[:, :, NO_NUMBER].mean(1)
-        face_up = np.nonzero(number_likeness >= FACE_DOWN_BELOW)[0]
-        face_down = tuple(outlines[i] for i in np.nonzero(number_likeness < FACE_DOWN_BELOW)[0])
+        down = _face_down(probabilities, cells)
+        face_up = np.nonzero(~down)[0]
+        face_down = tuple(outlines[i] for i in np.nonzero(down)[0])
         max_number = rules.max_number
         if len(face_up) and (probabilities[face_up, :, LARGE_MAX] > 0.9).any():
             max_number = LARGE_MAX  # a 6 read with confidence: the large set is on the table
@@ -141,6 +142,17 @@ class Reader:
         readable = (probabilities[:, :, NO_NUMBER] < 0.25).all(1) & (numbers.max(2) > 0.6).all(1)
         keep = np.nonzero(readable)[0]
         return [candidates[inside[k]] for k in keep], triangles[keep], probabilities[keep]
+
+
+def _face_down(probabilities: np.ndarray, cells: list) -> np.ndarray:
+    """Which tiles show their blank back (or are no tile: a hand over the board): corners that
+    look unlike any number; or, for a tile not joined to the board, no corner showing a mark at
+    all. A pip set's 0 is a blank corner, so the back of a pip tile reads as 0s; only the 0-0-0
+    tile, face up and loose, looks the same."""
+    number_likeness = 1 - probabilities[:, :, NO_NUMBER].mean(1)
+    marked = probabilities[:, :, 1:NO_NUMBER].sum(2).max(1)  # the likeliest marked corner: 1 and up
+    loose = np.array([cell is None for cell in cells], bool)
+    return (number_likeness < FACE_DOWN_BELOW) | (loose & (marked < SHOWS_A_MARK))
 
 
 def _sized_like_the_board(outlines: np.ndarray, fit: LatticeFit) -> np.ndarray:
