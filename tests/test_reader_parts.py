@@ -225,15 +225,37 @@ def _corner_probabilities(*numbers: int, sure: float = 0.9) -> np.ndarray:
     return p
 
 
+def _face_down_by_name(tiles: dict) -> dict:
+    probabilities = np.array([p for p, _ in tiles.values()])
+    return dict(zip(tiles, _face_down(probabilities, [cell for _, cell in tiles.values()]).tolist()))
+
+
 def test_blank_backs_are_told_from_face_up_tiles():
     tiles = {
-        "printed back": (_corner_probabilities(7, 7, 7), None, True),
-        "pip back, read as 0s": (_corner_probabilities(0, 0, 0), None, True),
-        "loose 0-0-4": (_corner_probabilities(0, 0, 4), None, False),
-        "0s in the board": (_corner_probabilities(0, 0, 0), (0, 0), False),  # the 0-0-0 tile, played
-        "hand over the board": (_corner_probabilities(7, 7, 7), (1, 0), True),
-        "blurred loose 2-3-5": (_corner_probabilities(2, 3, 5, sure=0.55), None, False),
+        "printed back": (_corner_probabilities(7, 7, 7), None),
+        "pip back, read as 0s": (_corner_probabilities(0, 0, 0), None),
+        "another pip back": (_corner_probabilities(0, 0, 0, sure=0.7), None),
+        "loose 0-0-4": (_corner_probabilities(0, 0, 4), None),
+        "0s in the board": (_corner_probabilities(0, 0, 0), (0, 0)),  # the 0-0-0 tile, played
+        "hand over the board": (_corner_probabilities(7, 7, 7), (1, 0)),
+        "blurred loose 2-3-5": (_corner_probabilities(2, 3, 5, sure=0.55), None),
     }
-    probabilities = np.array([p for p, _, _ in tiles.values()])
-    down = _face_down(probabilities, [cell for _, cell, _ in tiles.values()])
-    assert dict(zip(tiles, down.tolist())) == {name: expected for name, (_, _, expected) in tiles.items()}
+    assert _face_down_by_name(tiles) == {
+        "printed back": True,
+        "pip back, read as 0s": True,
+        "another pip back": True,
+        "loose 0-0-4": False,
+        "0s in the board": False,
+        "hand over the board": True,
+        "blurred loose 2-3-5": False,
+    }
+
+
+def test_a_lone_blank_loose_tile_may_be_the_0_0_0_face_up():
+    # Printed backs look unlike numbers; one loose tile reads 0s: the set's 0-0-0, face up.
+    tiles = {
+        "printed back": (_corner_probabilities(7, 7, 7), None),
+        "second printed back": (_corner_probabilities(7, 7, 7), None),
+        "0-0-0": (_corner_probabilities(0, 0, 0), None),
+    }
+    assert _face_down_by_name(tiles) == {"printed back": True, "second printed back": True, "0-0-0": False}

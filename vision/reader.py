@@ -32,7 +32,7 @@ from vision.lattice import LatticeFit, fit_lattice
 from vision.records import Reading, ReadTile
 
 FACE_DOWN_BELOW = 0.35  # a tile whose corners look this unlike any number is a blank back
-SHOWS_A_MARK = 0.5  # a loose tile none of whose corners shows 1 or more this surely is a blank back
+SHOWS_A_MARK = 0.5  # a loose tile none of whose corners shows 1 or more this surely shows no mark
 COMPLETION_ROUNDS = 2  # passes looking for missed tiles beside the board
 SIZE_TOLERANCE = 2.0  # a tile away from the board may look this much smaller or larger than expected
 SIZING_BOARD = 6  # joined tiles needed before the board's plane sizes the other tiles
@@ -93,6 +93,7 @@ class Reader:
             outlines = np.concatenate([outlines, found_corners])
         lap("complete")
         down = _face_down(probabilities, cells)
+        lone_blank = _blank_and_loose(probabilities, cells) & ~down
         face_up = np.nonzero(~down)[0]
         face_down = tuple(outlines[i] for i in np.nonzero(down)[0])
         max_number = rules.max_number
@@ -114,6 +115,8 @@ class Reader:
             for i, c in enumerate(t.confidences)
             if c < 0.9
         ]
+        if lone_blank.any():
+            notes.append("a loose tile shows no mark: the 0-0-0 tile face up, or a pip tile's back")
         last = None
         if previous is not None:
             last, note = last_placement(previous.board, board, rules_used)
@@ -144,15 +147,20 @@ class Reader:
         return [candidates[inside[k]] for k in keep], triangles[keep], probabilities[keep]
 
 
+def _blank_and_loose(probabilities: np.ndarray, cells: list) -> np.ndarray:
+    """Tiles not joined to the board none of whose corners shows a mark (1 and up): a pip set's
+    0 is a blank corner, so the back of a pip tile reads as 0s, like the 0-0-0 tile face up."""
+    marked = probabilities[:, :, 1:NO_NUMBER].sum(2).max(1)  # the likeliest marked corner
+    return np.array([cell is None for cell in cells], bool) & (marked < SHOWS_A_MARK)
+
+
 def _face_down(probabilities: np.ndarray, cells: list) -> np.ndarray:
     """Which tiles show their blank back (or are no tile: a hand over the board): corners that
-    look unlike any number; or, for a tile not joined to the board, no corner showing a mark at
-    all. A pip set's 0 is a blank corner, so the back of a pip tile reads as 0s; only the 0-0-0
-    tile, face up and loose, looks the same."""
-    number_likeness = 1 - probabilities[:, :, NO_NUMBER].mean(1)
-    marked = probabilities[:, :, 1:NO_NUMBER].sum(2).max(1)  # the likeliest marked corner: 1 and up
-    loose = np.array([cell is None for cell in cells], bool)
-    return (number_likeness < FACE_DOWN_BELOW) | (loose & (marked < SHOWS_A_MARK))
+    look unlike any number; or, of the rest, blank loose tiles when there are several (backs come
+    in a pile, and the set has one 0-0-0 tile: a lone one may be that tile, face up)."""
+    unlike_numbers = 1 - probabilities[:, :, NO_NUMBER].mean(1) < FACE_DOWN_BELOW
+    blank = _blank_and_loose(probabilities, cells) & ~unlike_numbers
+    return unlike_numbers | (blank if blank.sum() > 1 else False)
 
 
 def _sized_like_the_board(outlines: np.ndarray, fit: LatticeFit) -> np.ndarray:
