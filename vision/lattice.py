@@ -28,6 +28,9 @@ from vision.find import edge_lengths
 CENTRE_OFFSET = 0.25  # a loose tile centred this close to a cell's centre (edge units) ...
 CENTRE_SIZE = 1.5  # ... and this close to a tile's size there (factor) lies in that cell
 PLANE_SIZE_TOLERANCE = 1.3  # the board's plane must predict its median tile's side this closely (factor)
+JOIN_TOLERANCE = 0.3  # corners closer than this (tile sides) are one lattice point ...
+LOOSER_JOIN = 0.6  # ... or this, when at that tolerance ...
+GLUED_TOO_FEW = 0.3  # ... fewer than this share of the outlines glued into a board with a trusted plane
 
 
 @dataclass(frozen=True)
@@ -89,7 +92,21 @@ def _seed_assignment(outline: np.ndarray) -> tuple[Cell, int]:
     return (1, 0), (bottom + 1) % 3
 
 
-def fit_lattice(outlines: np.ndarray, join_tolerance: float = 0.3) -> LatticeFit:
+def fit_board(outlines: np.ndarray) -> LatticeFit:
+    """``fit_lattice`` at the strict join tolerance; when that glues too few of the outlines into
+    a board with a trusted plane (the corners of small tiles in steep photos come out too rough
+    to meet), glued again more loosely, kept if that gives a larger board with a trusted plane."""
+    fit = fit_lattice(outlines, JOIN_TOLERANCE)
+    on_board = sum(cell is not None for cell in fit.cells)
+    if fit.homography is not None and on_board >= GLUED_TOO_FEW * len(fit.cells):
+        return fit
+    looser = fit_lattice(outlines, LOOSER_JOIN)
+    if looser.homography is not None and sum(cell is not None for cell in looser.cells) > on_board:
+        return looser
+    return fit
+
+
+def fit_lattice(outlines: np.ndarray, join_tolerance: float = JOIN_TOLERANCE) -> LatticeFit:
     """Cells for (N, 3, 2) clockwise image outlines. Corners closer than ``join_tolerance``
     tile sides count as one lattice point."""
     outlines = np.asarray(outlines, np.float64).reshape(-1, 3, 2)

@@ -28,7 +28,7 @@ from models.finder_data import READ_LONG_SIDE
 from vision.crops import corner_crops
 from vision.decode import decode
 from vision.find import DEFAULT_FINDER, TileFinder, edge_lengths
-from vision.lattice import LatticeFit, fit_lattice
+from vision.lattice import LatticeFit, fit_board
 from vision.records import Reading, ReadTile
 
 FACE_DOWN_BELOW = 0.35  # a tile whose corners look this unlike any number is a blank back
@@ -71,11 +71,11 @@ class Reader:
         start = clock
         outlines = self.finder.find(image)
         lap("find")
-        fit = fit_lattice(outlines)
+        fit = fit_board(outlines)
         sized = _sized_like_the_board(outlines, fit)
         if not sized.all():  # fit again: specks of table pattern had set the median tile side
             outlines = outlines[sized]
-            fit = fit_lattice(outlines)
+            fit = fit_board(outlines)
         ordered = fit.corners
         lap("lattice")
         crops = corner_crops(image, ordered)
