@@ -1,6 +1,7 @@
 """Lattice fitting on synthetic corner sets: perspective, noise, hand-placement gaps."""
 
 import math
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -36,18 +37,21 @@ def outlines_of(board: Board, H, rng, noise=0.02, gap=0.06):
     return np.array(outlines)
 
 
+def maps_between(found, truth):
+    """The lattice symmetries taking cell ``found`` onto cell ``truth``."""
+    for rotation in range(6):
+        m, k = LatticeMap(rotation).point(cell_corners(found)[0])
+        for target in cell_corners(truth):
+            dm, dk = target[0] - m, target[1] - k
+            if (dm + dk) % 2 == 0 and LatticeMap(rotation, dm, dk).cell(found) == truth:
+                yield LatticeMap(rotation, dm, dk)
+
+
 def matching_map(found, truth):
     """The lattice symmetry that takes the found cells to the true ones, if any."""
-    for rotation in range(6):
-        turned = LatticeMap(rotation)
-        m, k = turned.point(cell_corners(found[0])[0])
-        for target in cell_corners(truth[0]):
-            dm, dk = target[0] - m, target[1] - k
-            if (dm + dk) % 2:
-                continue
-            mapping = LatticeMap(rotation, dm, dk)
-            if all(mapping.cell(f) == t for f, t in zip(found, truth)):
-                return mapping
+    for mapping in maps_between(found[0], truth[0]):
+        if all(mapping.cell(f) == t for f, t in zip(found, truth)):
+            return mapping
     return None
 
 
@@ -242,15 +246,7 @@ def test_rough_corners_that_do_not_meet_are_glued_more_loosely():
     placed = [(f, t.cell) for f, t in zip(fit.cells, board.placements) if f is not None]
     assert len(placed) >= 2 * on_strict and fit.homography is not None
     # The looser board is the true one, up to a symmetry, but for a few tiles.
-    votes = {}
-    for rotation in range(6):
-        for f, t in placed:
-            m, k = LatticeMap(rotation).point(cell_corners(f)[0])
-            for target in cell_corners(t):
-                dm, dk = target[0] - m, target[1] - k
-                if (dm + dk) % 2 == 0 and LatticeMap(rotation, dm, dk).cell(f) == t:
-                    key = LatticeMap(rotation, dm, dk)
-                    votes[key] = votes.get(key, 0) + 1
+    votes = Counter(mapping for f, t in placed for mapping in maps_between(f, t))
     assert max(votes.values()) >= 0.8 * len(placed)
     # Clean corners keep the strict gluing.
     clean = outlines_of(board, H, rng)
