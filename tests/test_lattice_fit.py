@@ -37,6 +37,15 @@ def outlines_of(board: Board, H, rng, noise=0.02, gap=0.06):
     return np.array(outlines)
 
 
+def photographed(seed: int, tiles: int, tilt_deg: float, noise: float = 0.02, gap: float = 0.06):
+    """A seeded random board seen by a seeded camera: the board, the camera, the random generator
+    (for more draws) and the tiles' outlines."""
+    rng = np.random.default_rng(seed)
+    board = random_board(seed, tiles)
+    H = camera(rng, tilt_deg)
+    return board, H, rng, outlines_of(board, H, rng, noise, gap)
+
+
 def maps_between(found, truth):
     """The lattice symmetries taking cell ``found`` onto cell ``truth``."""
     for rotation in range(6):
@@ -57,10 +66,7 @@ def matching_map(found, truth):
 
 @pytest.mark.parametrize(("seed", "tilt"), [(1, 0), (2, 30), (3, 50), (4, 60), (5, 20)])
 def test_recovers_the_board_up_to_a_symmetry(seed, tilt):
-    rng = np.random.default_rng(seed)
-    board = random_board(seed, 40)
-    H = camera(rng, tilt)
-    outlines = outlines_of(board, H, rng)
+    board, H, rng, outlines = photographed(seed, 40, tilt)
     order = rng.permutation(len(outlines))  # the finder reports tiles in no particular order
     fit = fit_lattice(outlines[order])
     truth = [board.placements[i].cell for i in order]
@@ -115,10 +121,7 @@ def test_a_double_detection_does_not_claim_a_taken_cell():
 
 
 def test_frontier_shows_where_a_missed_tile_would_be():
-    rng = np.random.default_rng(12)
-    board = random_board(12, 25)
-    H = camera(rng, 30)
-    outlines = outlines_of(board, H, rng, noise=0.01, gap=0.02)
+    _board, _H, _rng, outlines = photographed(12, 25, 30, noise=0.01, gap=0.02)
     missed = 10
     fit = fit_lattice(np.delete(outlines, missed, axis=0))
     cells, triangles = fit.frontier()
@@ -130,10 +133,7 @@ def test_frontier_shows_where_a_missed_tile_would_be():
 
 
 def test_tiles_meeting_at_a_point_agree_where_it_is():
-    rng = np.random.default_rng(13)
-    board = random_board(13, 30)
-    H = camera(rng, 35)
-    outlines = outlines_of(board, H, rng, noise=0.04, gap=0.0)
+    board, H, _rng, outlines = photographed(13, 30, 35, noise=0.04, gap=0.0)
     fit = fit_lattice(outlines)
     mapping = matching_map(fit.cells, [p.cell for p in board.placements])
     truth = np.array(
@@ -193,10 +193,7 @@ def _turned(outline: np.ndarray, degrees: float, scale: float = 1.0) -> np.ndarr
 
 
 def test_a_tile_whose_outline_came_out_turned_still_takes_its_cell():
-    rng = np.random.default_rng(15)
-    board = random_board(15, 20)
-    H = camera(rng, 40)
-    outlines = outlines_of(board, H, rng, noise=0.01, gap=0.02)
+    board, H, _rng, outlines = photographed(15, 20, 40, noise=0.01, gap=0.02)
     truth = [p.cell for p in board.placements]
     clean = fit_lattice(outlines)
     mapping = matching_map(clean.cells, truth)
@@ -212,20 +209,14 @@ def test_a_tile_whose_outline_came_out_turned_still_takes_its_cell():
 
 
 def test_an_outline_on_a_cell_but_not_the_size_of_a_tile_stays_loose():
-    rng = np.random.default_rng(16)
-    board = random_board(16, 20)
-    H = camera(rng, 30)
-    outlines = outlines_of(board, H, rng, noise=0.01, gap=0.02)
+    _board, _H, _rng, outlines = photographed(16, 20, 30, noise=0.01, gap=0.02)
     speck = _turned(outlines[5], 40, scale=0.4)  # a patch of table where a tile would fit
     fit = fit_lattice(np.concatenate([np.delete(outlines, 5, axis=0), speck[None]]))
     assert fit.cells[-1] is None
 
 
 def test_a_plane_must_predict_the_size_of_its_own_tiles():
-    rng = np.random.default_rng(17)
-    board = random_board(17, 12)
-    H = camera(rng, 20)
-    outlines = outlines_of(board, H, rng, noise=0.01, gap=0.02)
+    _board, _H, _rng, outlines = photographed(17, 12, 20, noise=0.01, gap=0.02)
     fit = fit_lattice(outlines)
     assert _sizes_its_own_tiles(fit.homography, outlines)
     # A plane from wrongly glued outlines can put tiles three times their size; it is not trusted.
@@ -235,10 +226,7 @@ def test_a_plane_must_predict_the_size_of_its_own_tiles():
 def test_rough_corners_that_do_not_meet_are_glued_more_loosely():
     # Corners off by a fifth of a side (small tiles in a steep photo) meet too rarely at the
     # strict tolerance to glue a board.
-    rng = np.random.default_rng(11)
-    board = random_board(11, 30)
-    H = camera(rng, 40)
-    outlines = outlines_of(board, H, rng, noise=0.2, gap=0.15)
+    board, H, rng, outlines = photographed(11, 30, 40, noise=0.2, gap=0.15)
     strict = fit_lattice(outlines)
     on_strict = sum(c is not None for c in strict.cells)
     assert on_strict < GLUED_TOO_FEW * len(board)

@@ -10,7 +10,7 @@ from engine.simulate import random_board
 from models.finder_data import core_map
 from vision.find import RegionMoments, clockwise, outlines_from_cores, split_merged, triangularity
 from vision.lattice import fit_lattice
-from vision.reader import _face_down, _sized_like_the_board, frame_map, last_placement
+from vision.reader import _blank_and_loose, _face_down, _sized_like_the_board, frame_map, last_placement
 
 ANGLES = -np.pi / 2 + np.array([0, 2 * np.pi / 3, 4 * np.pi / 3])
 
@@ -227,7 +227,8 @@ def _corner_probabilities(*numbers: int, sure: float = 0.9) -> np.ndarray:
 
 def _face_down_by_name(tiles: dict) -> dict:
     probabilities = np.array([p for p, _ in tiles.values()])
-    return dict(zip(tiles, _face_down(probabilities, [cell for _, cell in tiles.values()]).tolist()))
+    blank = _blank_and_loose(probabilities, [cell for _, cell in tiles.values()])
+    return dict(zip(tiles, _face_down(probabilities, blank).tolist()))
 
 
 def test_blank_backs_are_told_from_face_up_tiles():

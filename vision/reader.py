@@ -92,8 +92,9 @@ class Reader:
             probabilities = np.concatenate([probabilities, found_probabilities])
             outlines = np.concatenate([outlines, found_corners])
         lap("complete")
-        down = _face_down(probabilities, cells)
-        lone_blank = _blank_and_loose(probabilities, cells) & ~down
+        blank = _blank_and_loose(probabilities, cells)
+        down = _face_down(probabilities, blank)
+        lone_blank = blank & ~down
         face_up = np.nonzero(~down)[0]
         face_down = tuple(outlines[i] for i in np.nonzero(down)[0])
         max_number = rules.max_number
@@ -154,12 +155,13 @@ def _blank_and_loose(probabilities: np.ndarray, cells: list) -> np.ndarray:
     return np.array([cell is None for cell in cells], bool) & (marked < SHOWS_A_MARK)
 
 
-def _face_down(probabilities: np.ndarray, cells: list) -> np.ndarray:
+def _face_down(probabilities: np.ndarray, blank_and_loose: np.ndarray) -> np.ndarray:
     """Which tiles show their blank back (or are no tile: a hand over the board): corners that
-    look unlike any number; or, of the rest, blank loose tiles when there are several (backs come
-    in a pile, and the set has one 0-0-0 tile: a lone one may be that tile, face up)."""
+    look unlike any number; or, of the rest, blank loose tiles (``_blank_and_loose``) when there
+    are several (backs come in a pile, and the set has one 0-0-0 tile: a lone one may be that
+    tile, face up)."""
     unlike_numbers = 1 - probabilities[:, :, NO_NUMBER].mean(1) < FACE_DOWN_BELOW
-    blank = _blank_and_loose(probabilities, cells) & ~unlike_numbers
+    blank = blank_and_loose & ~unlike_numbers
     return unlike_numbers | (blank if blank.sum() > 1 else False)
 
 
