@@ -43,7 +43,7 @@ def augment(batch: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
     affine = torch.stack([torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1)
     grid = nn.functional.affine_grid(affine, list(x.shape), align_corners=False)
     x = nn.functional.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
-    return x.clamp(0, 255)
+    return x.clamp(0, 255).contiguous(memory_format=torch.channels_last)
 
 
 def fit_temperature(logits: torch.Tensor, labels: torch.Tensor) -> float:
@@ -83,7 +83,9 @@ def train(
     y_train = torch.from_numpy(train_set["labels"].astype(np.int64))
     x_val = torch.from_numpy(val_set["crops"][:, None])
     y_val = torch.from_numpy(val_set["labels"].astype(np.int64))
-    net = CornerNet()
+    # Channels-last tensors run the convolutions about twice as fast on the CPU (so training fits in
+    # 30 minutes); the exported graph does not depend on the memory layout.
+    net = CornerNet().to(memory_format=torch.channels_last)
     log(f"{len(y_train)} training crops, {len(y_val)} validation crops, {parameter_count(net)} parameters")
     steps = epochs * math.ceil(len(y_train) / batch_size)
     optimiser = torch.optim.AdamW(net.parameters(), lr=4e-3, weight_decay=1e-4)
@@ -108,7 +110,7 @@ def train(
             best, best_state = accuracy, {k: v.clone() for k, v in net.state_dict().items()}
     net.load_state_dict(best_state)
     temperature = fit_temperature(predict_logits(net, x_val), y_val)
-    calibrated = Calibrated(net, temperature).eval()
+    calibrated = Calibrated(net.to(memory_format=torch.contiguous_format), temperature).eval()
     export(calibrated, out)
     torch.save(calibrated.state_dict(), out.with_suffix(".pt"))  # for the ONNX-versus-torch test
     log(
@@ -121,7 +123,8 @@ def train(
 @torch.no_grad()
 def predict_logits(net: nn.Module, crops: torch.Tensor, batch_size: int = 2048) -> torch.Tensor:
     net.eval()
-    return torch.cat([net(crops[i : i + batch_size]) for i in range(0, len(crops), batch_size)])
+    chunks = (crops[i : i + batch_size] for i in range(0, len(crops), batch_size))
+    return torch.cat([net(chunk.contiguous(memory_format=torch.channels_last)) for chunk in chunks])
 
 
 def export(model: nn.Module, out: Path) -> None:
