@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from engine.board import Board
+from engine.lattice import cell_corners
 from engine.simulate import random_board
 from vision.decode import decode
 
@@ -96,3 +97,24 @@ def test_bad_shapes():
     with pytest.raises(ValueError):
         decode(np.zeros((2, 3, 8)), [None])
     assert decode(np.zeros((0, 3, 8)), []) == []
+
+
+def test_a_point_misread_by_its_surest_tile_is_renumbered_for_all_its_tiles():
+    # Corner by corner, the tiles at one lattice point favour the truth there (0.7 against 0.3),
+    # but the surest of them reads another number (0.9): chosen first, it would lead each of the
+    # others astray, as no tile alone can break with all its partners.
+    board = random_board(0, 30)
+    cells = [p.cell for p in board.placements]
+    truth = [p.corners for p in board.placements]
+    sharers = {}
+    for t, cell in enumerate(cells):
+        for i, point in enumerate(cell_corners(cell)):
+            sharers.setdefault(point, []).append((t, i))
+    point = (0, 0)  # six tiles meet there; reading 5 for its 4 at all six still gives six set tiles, none twice
+    right, wrong = 4, 5
+    probs = confident(truth)
+    for k, (t, i) in enumerate(sharers[point]):
+        probs[t, i] = 0.0
+        probs[t, i, right], probs[t, i, wrong] = (0.1, 0.9) if k == 0 else (0.7, 0.3)
+    assert len(sharers[point]) == 6 and truth[sharers[point][0][0]][sharers[point][0][1]] == right
+    assert numbers(decode(probs, cells)) == truth

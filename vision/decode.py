@@ -83,12 +83,14 @@ def decode(
         if cell is not None:
             for i, point in enumerate(cell_corners(cell)):
                 at_point.setdefault(point, []).append((t, i))
+    shared_points = [sharers for sharers in at_point.values() if len(sharers) > 1]
     partners = [[[] for _ in range(3)] for _ in cells]
     for sharers in at_point.values():
         for t, i in sharers:
             partners[t][i] = [(u, j) for u, j in sharers if u != t]
     # Most certain tiles (widest margin between their two best readings) choose first, each
-    # against the tiles already chosen; then sweeps let every tile reconsider against all others.
+    # against the tiles already chosen; then sweeps let every tile reconsider against all others,
+    # and every shared lattice point its number for all the tiles there at once.
     top_two = np.sort(base, axis=1)[:, -2:]
     order = np.argsort(top_two[:, 0] - top_two[:, 1])
     choice = np.full(len(cells), -1)
@@ -102,6 +104,8 @@ def decode(
             if best != choice[t]:
                 chosen.set(t, best)
                 changed = True
+        for sharers in shared_points:
+            changed |= chosen.renumber_point(sharers, base)
         if not changed:
             break
     decoded = []
@@ -152,3 +156,45 @@ class _Chosen:
         if self.choice[t] >= 0:
             shown_by_others[self.tile_of_reading[self.choice[t]]] -= 1
         return base - self.penalty * (mismatches + (shown_by_others[self.tile_of_reading] > 0))
+
+    def renumber_point(self, sharers: list[tuple[int, int]], base: np.ndarray) -> bool:
+        """Give every corner at one lattice point the number that scores best, if that beats the
+        readings there now. A number misread at a point shared by several tiles cannot be undone
+        one tile at a time: each tile alone would then break with all its partners."""
+        tiles = [t for t, _ in sharers]
+        corners = np.array([i for _, i in sharers])
+        before = self.choice[tiles]
+        digits = self.readings[before, corners]
+        # Each tile's reading with this corner's digit replaced, for every number: (numbers, tiles).
+        after = before + (np.arange(self.numbers)[:, None] - digits) * self.numbers ** (2 - corners)
+        gains = base[tiles, after].sum(1) - base[tiles, before].sum() + self.penalty * _disagreeing_pairs(digits)
+        # Duplicates can fall by at most the repeated tiles here: a bound that skips most numbers.
+        repeated = int((self.shown[self.tile_of_reading[before]] > 1).sum())
+        best_gain, best_after = 0.0, None
+        for number in np.argsort(-gains):
+            if gains[number] + self.penalty * repeated <= best_gain + 1e-9:
+                break
+            gain = gains[number] - self.penalty * self._duplicates_added(before, after[number])
+            if gain > best_gain + 1e-9:
+                best_gain, best_after = gain, after[number]
+        if best_after is None:
+            return False
+        for t, reading in zip(tiles, best_after):
+            self.set(t, int(reading))
+        return True
+
+    def _duplicates_added(self, before: np.ndarray, after: np.ndarray) -> int:
+        """How many more tiles would repeat a set tile already shown, were ``before`` readings
+        replaced by ``after``."""
+        shown = self.shown.copy()
+        ids_before, ids_after = self.tile_of_reading[before], self.tile_of_reading[after]
+        touched = np.union1d(ids_before, ids_after)
+        excess_before = np.maximum(shown[touched] - 1, 0).sum()
+        np.subtract.at(shown, ids_before, 1)
+        np.add.at(shown, ids_after, 1)
+        return int(np.maximum(shown[touched] - 1, 0).sum() - excess_before)
+
+
+def _disagreeing_pairs(numbers: np.ndarray) -> int:
+    """Pairs of corners at one point showing different numbers."""
+    return (len(numbers) ** 2 - int((np.bincount(numbers) ** 2).sum())) // 2
