@@ -42,9 +42,10 @@ class DecodedTile:
 
 @functools.cache
 def _readings(max_number: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every clockwise reading (a, b, c) of numbers 0..max_number; whether no set holds it
-    (foreign); and the set tile it shows (rotations share one id; each foreign reading gets an
-    id of its own)."""
+    """Every clockwise reading (a, b, c) of numbers 0..max_number, at index (a * n + b) * n + c
+    for n numbers (``_Chosen.renumber_point`` changes one digit by that rule); whether no set
+    holds it (foreign); and the set tile it shows (rotations share one id; each foreign reading
+    gets an id of its own)."""
     readings = np.array(list(itertools.product(range(max_number + 1), repeat=3)), np.int64)
     tiles = [canonical(tuple(r)) for r in readings]
     ids = {t: k for k, t in enumerate(sorted(set(tiles) - {None}))}

@@ -41,6 +41,11 @@ class LatticeFit:
     homography: np.ndarray | None  # lattice plane (edge units) -> image pixels, from the joined tiles
     side_px: float  # median tile side in the photo
 
+    @property
+    def on_board(self) -> np.ndarray:
+        """(N,) bool: which outlines have a cell (joined to the board)."""
+        return np.array([cell is not None for cell in self.cells], bool)
+
     def where(self, point: Point) -> np.ndarray:
         """A lattice point in the photo: where the board's tiles show it, else where the plane puts it."""
         if point in self.points:
@@ -97,11 +102,11 @@ def fit_board(outlines: np.ndarray) -> LatticeFit:
     a board with a trusted plane (the corners of small tiles in steep photos come out too rough
     to meet), glued again more loosely, kept if that gives a larger board with a trusted plane."""
     fit = fit_lattice(outlines, JOIN_TOLERANCE)
-    on_board = sum(cell is not None for cell in fit.cells)
+    on_board = fit.on_board.sum()
     if fit.homography is not None and on_board >= GLUED_TOO_FEW * len(fit.cells):
         return fit
     looser = fit_lattice(outlines, LOOSER_JOIN)
-    if looser.homography is not None and sum(cell is not None for cell in looser.cells) > on_board:
+    if looser.homography is not None and looser.on_board.sum() > on_board:
         return looser
     return fit
 

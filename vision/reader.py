@@ -169,7 +169,7 @@ def _sized_like_the_board(outlines: np.ndarray, fit: LatticeFit) -> np.ndarray:
     """Which outlines could be tiles: all tiles of a set are one size on the table, so away from
     the board an outline far smaller or larger than a tile would be there (table patterns,
     cups, racks) is dropped. Without a board large enough to show its plane, every outline stays."""
-    on_board = np.array([cell is not None for cell in fit.cells], bool)
+    on_board = fit.on_board
     expected = fit.sides_at(outlines.mean(1)) if on_board.sum() >= SIZING_BOARD else None
     if expected is None:
         return np.ones(len(outlines), bool)
