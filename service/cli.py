@@ -68,7 +68,7 @@ def _summary(reading) -> str:
     joined = [t for t in reading.tiles if t.cell is not None]
     lines = [
         f"{reading.path}: {len(joined)} tiles on the board, {len(reading.tiles) - len(joined)} loose, "
-        f"{len(reading.face_down)} face down ({reading.timing_ms['total']:.0f} ms)"
+        f"{len(reading.unread)} unread, {len(reading.face_down)} face down ({reading.timing_ms['total']:.0f} ms)"
     ]
     for tile in joined:
         flag = "" if tile.in_set else "  not in the set"

@@ -177,13 +177,11 @@ class GameSession:
             }
 
 
-LOOSE_CONFIDENCE = 0.5  # a loose tile read less surely than this is more likely a face-down one
-
-
 def view_of(reading) -> TableView:
     """The live table's view of a reading: joined tiles, and the numbers of the loose face-up
-    tiles read with confidence (only the opening tile of a round is looked for among them)."""
-    loose = tuple(t.numbers for t in reading.tiles if t.cell is None and t.confidence >= LOOSE_CONFIDENCE)
+    tiles (the reader leaves out those it could not read surely; only the opening tile of a
+    round is looked for among them)."""
+    loose = tuple(t.numbers for t in reading.tiles if t.cell is None)
     return TableView(reading.board, loose, reading)
 
 

@@ -51,7 +51,8 @@ def test_added_tile_and_its_score(readings):
 def test_reading_shape_and_timings(readings):
     before, after = readings
     data = after.to_dict()
-    assert set(data) >= {"image", "tiles", "face_down", "violations", "last_placement", "timing_ms"}
+    assert set(data) >= {"image", "tiles", "face_down", "unread", "violations", "last_placement", "timing_ms"}
+    assert data["unread"] == []  # every tile of the sample is read
     assert {"find", "lattice", "crops", "classify", "decode", "validate", "total"} <= set(data["timing_ms"])
     corners = data["tiles"][0]["corners"]
     (ax, ay), (bx, by), (cx, cy) = [(c["x"], c["y"]) for c in corners]

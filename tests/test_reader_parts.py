@@ -10,7 +10,8 @@ from engine.simulate import random_board
 from models.finder_data import core_map
 from vision.find import RegionMoments, clockwise, outlines_from_cores, split_merged, triangularity
 from vision.lattice import fit_lattice
-from vision.reader import _blank_and_loose, _face_down, _sized_like_the_board, frame_map, last_placement
+from vision.reader import _blank_and_loose, _face_down, _readable, _sized_like_the_board, frame_map, last_placement
+from vision.records import ReadTile
 
 ANGLES = -np.pi / 2 + np.array([0, 2 * np.pi / 3, 4 * np.pi / 3])
 
@@ -260,3 +261,15 @@ def test_a_lone_blank_loose_tile_may_be_the_0_0_0_face_up():
         "0-0-0": (_corner_probabilities(0, 0, 0), None),
     }
     assert _face_down_by_name(tiles) == {"printed back": True, "second printed back": True, "0-0-0": False}
+
+
+def test_a_loose_tile_read_unsurely_is_left_unread_but_a_board_tile_never_is():
+    # Table patterns, backs with a grain and fragments of tiles come out as loose tiles read
+    # unsurely; a board tile is vouched for by the lattice, and its neighbours check its numbers.
+    def tile(cell, weakest: float) -> ReadTile:
+        corners = np.array([[0.0, 0.0], [40.0, 0.0], [20.0, 34.6]])
+        return ReadTile(cell, corners, (1, 2, 3), (0.99, 0.97, weakest), True, weakest < 0.9)
+
+    assert _readable(tile(None, 0.6))
+    assert not _readable(tile(None, 0.3))
+    assert _readable(tile((0, 0), 0.3))

@@ -36,7 +36,8 @@ def compare(truth: dict, reading: dict) -> dict:
     """One photo's row: how many truth tiles were found, missed, invented, and misread.
 
     A tile with a corner hidden (under a hand) cannot be read whole: it is neither wanted nor,
-    when the reader reports it anyway, invented."""
+    when the reader reports it anyway, invented. Only tiles reported with numbers count: an
+    outline the reader left unread is neither a found tile nor an extra one."""
     wanted = [t for t in truth["tiles"] if not any(c.get("hidden") for c in t["corners"])]
     partly_hidden = [t for t in truth["tiles"] if any(c.get("hidden") for c in t["corners"])]
     got = list(reading.get("tiles", []))

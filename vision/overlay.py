@@ -15,8 +15,8 @@ def draw_overlay(image: np.ndarray, reading: Reading) -> np.ndarray:
     thick = max(1, round(max(image.shape[:2]) / 800))
     bad = {cell for v in reading.violations for cell in v.cells}
     last = reading.last_placement.cell if reading.last_placement else None
-    for corners in reading.face_down:
-        cv2.polylines(out, [np.round(corners).astype(np.int32)], True, DOWN, thick, cv2.LINE_AA)
+    for corners, colour in [(c, DOWN) for c in reading.face_down] + [(c, UNSURE) for c in reading.unread]:
+        cv2.polylines(out, [np.round(corners).astype(np.int32)], True, colour, thick, cv2.LINE_AA)
     for tile in reading.tiles:
         colour = BAD if tile.cell in bad else LAST if tile.cell is not None and tile.cell == last else GOOD
         cv2.polylines(

@@ -36,6 +36,7 @@ SHOWS_A_MARK = 0.5  # a loose tile none of whose corners shows 1 or more this su
 COMPLETION_ROUNDS = 2  # passes looking for missed tiles beside the board
 SIZE_TOLERANCE = 2.0  # a tile away from the board may look this much smaller or larger than expected
 SIZING_BOARD = 6  # joined tiles needed before the board's plane sizes the other tiles
+READ_LOOSE_AT_LEAST = 0.5  # a loose tile whose least sure number is read less surely than this is unread
 
 
 class Reader:
@@ -101,10 +102,12 @@ class Reader:
         if len(face_up) and (probabilities[face_up, :, LARGE_MAX] > 0.9).any():
             max_number = LARGE_MAX  # a 6 read with confidence: the large set is on the table
         decoded = decode(probabilities[face_up], [cells[i] for i in face_up], max_number)
-        tiles = tuple(
+        read = [
             ReadTile(d.cell, ordered[i], d.numbers, d.confidences, d.in_set, d.ambiguous)
             for i, d in zip(face_up, decoded)
-        )
+        ]
+        tiles = tuple(t for t in read if _readable(t))
+        unread = tuple(t.corners for t in read if not _readable(t))
         lap("decode")
         rules_used = replace(rules, max_number=max_number)
         board = Board(tuple(PlacedTile(t.cell, t.numbers) for t in tiles if t.cell is not None))
@@ -116,6 +119,8 @@ class Reader:
             for i, c in enumerate(t.confidences)
             if c < 0.9
         ]
+        if unread:
+            notes.append(f"{len(unread)} loose tiles could not be read (table patterns, backs or tiles too small)")
         if lone_blank.any():
             notes.append("a loose tile shows no mark: the 0-0-0 tile face up, or a pip tile's back")
         last = None
@@ -126,7 +131,7 @@ class Reader:
         lap("validate")
         timing["total"] = (time.perf_counter() - start) * 1000
         height, width = image.shape[:2]
-        return Reading(path, width, height, tiles, face_down, violations, last, timing, tuple(notes))
+        return Reading(path, width, height, tiles, face_down, unread, violations, last, timing, tuple(notes))
 
     def _complete(self, image, fit, cells):
         """Tiles the finder missed: empty cells beside the board whose three corners all read as
@@ -146,6 +151,15 @@ class Reader:
         readable = (probabilities[:, :, NO_NUMBER] < 0.25).all(1) & (numbers.max(2) > 0.6).all(1)
         keep = np.nonzero(readable)[0]
         return [candidates[inside[k]] for k in keep], triangles[keep], probabilities[keep]
+
+
+def _readable(tile: ReadTile) -> bool:
+    """Whether a tile is reported with its numbers. A board tile always is: the lattice vouches
+    that it is a tile, and its neighbours check its numbers. A loose tile read unsurely is more
+    often no tile at all (a triangle printed on the cloth, a back with a grain, a fragment of a
+    tile already found) or one too small to read than a tile read right, so it is reported as
+    an unread outline instead of a tile with guessed numbers."""
+    return tile.cell is not None or tile.confidence >= READ_LOOSE_AT_LEAST
 
 
 def _blank_and_loose(probabilities: np.ndarray, cells: list) -> np.ndarray:

@@ -56,6 +56,7 @@ class Reading:
     height: int
     tiles: tuple[ReadTile, ...]
     face_down: tuple[np.ndarray, ...]
+    unread: tuple[np.ndarray, ...]  # outlines of loose tiles whose numbers could not be read
     violations: tuple[Violation, ...]
     last_placement: PlacementResult | None
     timing_ms: dict[str, float] = field(default_factory=dict)
@@ -70,11 +71,14 @@ class Reading:
         return {
             "image": {"path": self.path, "width": self.width, "height": self.height},
             "tiles": [t.to_dict() for t in self.tiles],
-            "face_down": [
-                {"corners": [[round(float(x), 2), round(float(y), 2)] for x, y in c]} for c in self.face_down
-            ],
+            "face_down": _outlines(self.face_down),
+            "unread": _outlines(self.unread),
             "violations": [v.to_dict() for v in self.violations],
             "last_placement": self.last_placement.to_dict() if self.last_placement else None,
             "timing_ms": {k: round(v, 2) for k, v in self.timing_ms.items()},
             "notes": list(self.notes),
         }
+
+
+def _outlines(outlines: tuple[np.ndarray, ...]) -> list[dict]:
+    return [{"corners": [[round(float(x), 2), round(float(y), 2)] for x, y in c]} for c in outlines]

@@ -196,7 +196,7 @@ $("photo-form").onsubmit = async (e) => {
         `${last.score.total}${last.legal ? "" : " (not legal)"}`);
     }
     lines.push(...(reading.notes || []).map((n) => "note: " + n));
-    $("photo-result").textContent = `${reading.tiles.length} tiles, ${reading.face_down.length} face down ` +
+    $("photo-result").textContent = `${reading.tiles.length} tiles, ${reading.unread.length} unread, ${reading.face_down.length} face down ` +
       `(${Math.round(reading.timing_ms.total)} ms)\n` + lines.join("\n");
   } catch (error) { $("photo-result").textContent = error.message; }
 };
