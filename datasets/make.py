@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.studio import Rendered, render, sample_scene
+from datasets.studio import LARGE_SET_SHARE, Rendered, render, sample_scene
 from engine.board import Board
 from engine.game import Place
 from engine.simulate import simulate_game
@@ -37,6 +37,7 @@ class RenderJob:
     masks: bool = False
     n_tiles: int | None = None
     size: tuple[int, int] | None = None
+    large_set: float = LARGE_SET_SHARE  # the chance of a scene with the 0..6 set
 
 
 def encode_jpeg(image: np.ndarray, quality: int) -> bytes:
@@ -151,7 +152,7 @@ def crops_for_seed(job: RenderJob) -> tuple[np.ndarray, np.ndarray, int, float]:
     """Labelled corner crops from one rendered photo, cut like the reader cuts them but from
     slightly wrong corners (position jitter, up to 20 degrees of turn), plus "no number" crops
     of face-down tiles, hidden corners and bare table."""
-    scene = sample_scene(job.seed, list(job.styles) if job.styles else None, job.n_tiles)
+    scene = sample_scene(job.seed, list(job.styles) if job.styles else None, job.n_tiles, large_set=job.large_set)
     rendered = render(scene)
     rng = np.random.default_rng([job.seed, 7])
     side = rendered.truth["studio"]["tile_side_px"]
@@ -191,15 +192,17 @@ def _style_index(name: str) -> int:
 DATA = Path("data")
 
 
-def load_crops(split: str, images: int, report=None) -> dict[str, np.ndarray]:
+def load_crops(split: str, images: int, report=None, large_set: float = LARGE_SET_SHARE) -> dict[str, np.ndarray]:
     """Crops of the first ``images`` seeds of ``split``, rendered once and cached in data/
-    (the same file ``triominoes datasets crops`` writes)."""
-    path = DATA / f"crops_{split}_0_{images}.npz"
+    (the same file ``triominoes datasets crops`` writes); ``large_set`` is the chance of a
+    scene with the 0..6 set (the studio's own share unless asked)."""
+    share = "" if large_set == LARGE_SET_SHARE else f"_large{large_set:g}"
+    path = DATA / f"crops_{split}_0_{images}{share}.npz"
     if path.is_file():
         with np.load(path) as stored:
             return {k: stored[k] for k in ("crops", "labels", "styles", "side_px") if k in stored}
     first = SPLITS[split]
-    jobs = [RenderJob(first + k) for k in range(images)]
+    jobs = [RenderJob(first + k, large_set=large_set) for k in range(images)]
     results = run_jobs(crops_for_seed, jobs)
     parts = list(report(results, len(jobs), f"crops {split}") if report else results)
     data = crop_arrays(parts)

@@ -23,6 +23,7 @@ from engine.scoring import judge_last
 from engine.simulate import random_board
 from engine.tiles import LARGE_MAX, STANDARD_MAX, canonical, tile_set
 
+LARGE_SET_SHARE = 0.15  # scenes played with the 0..6 set (the rest with the standard 0..5)
 RESOLUTIONS = [(640, 480), (800, 600), (1024, 768), (1280, 720), (1280, 960), (1600, 1200), (1920, 1080)]
 
 
@@ -123,9 +124,11 @@ def sample_scene(
     board: Board | None = None,
     loose_tiles: bool = True,
     size: tuple[int, int] | None = None,
+    large_set: float = LARGE_SET_SHARE,
 ) -> Scene:
     """Everything random about one photo, drawn from ``seed`` alone. ``board`` replaces the
-    seeded board (a game's frames share one board); ``pair`` asks for at least two tiles."""
+    seeded board (a game's frames share one board); ``pair`` asks for at least two tiles;
+    ``large_set`` is the chance that the scene is played with the 0..6 set."""
     rng = np.random.default_rng(seed)
     style = faces.STYLES[rng.choice(styles or list(faces.STYLES))]
     side = rng.uniform(23, 27) if not style.pips else rng.uniform(26, 32)
@@ -133,7 +136,7 @@ def sample_scene(
     if n_tiles is None:
         n_tiles = int(rng.choice([rng.integers(1, 8), rng.integers(8, 30), rng.integers(30, 57)], p=[0.2, 0.4, 0.4]))
     n_tiles = max(2, n_tiles) if pair else n_tiles
-    rules = replace(get_rules("pressman-us"), max_number=LARGE_MAX if rng.uniform() < 0.15 else STANDARD_MAX)
+    rules = replace(get_rules("pressman-us"), max_number=LARGE_MAX if rng.uniform() < large_set else STANDARD_MAX)
     board_seed, bias = int(rng.integers(2**31)), rng.uniform(0.3, 0.9)
     if board is None:
         board = random_board(board_seed, min(n_tiles, len(tile_set(rules.max_number))), rules, bonus_bias=bias)

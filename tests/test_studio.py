@@ -143,6 +143,14 @@ def test_truth_last_placement_is_the_engines_answer():
     assert truth["last_placement"] == judge_last(scene.board, get_rules("pressman-us")).to_dict()
 
 
+def test_the_share_of_large_set_scenes_can_be_raised_for_training():
+    default = [sample_scene(seed, n_tiles=6) for seed in range(40)]
+    large = [sample_scene(seed, n_tiles=6, large_set=1.0) for seed in range(40)]
+    assert 0 < sum(s.rules.max_number == 6 for s in default) < 20  # the studio's 15%
+    assert all(s.rules.max_number == 6 for s in large)
+    assert [s.style.name for s in large] == [s.style.name for s in default]  # drawn before the set
+
+
 def test_crops_have_labels_for_every_class_kind():
     crops, labels, style, side = crops_for_seed(RenderJob(4))
     assert crops.shape == (len(labels), 32, 32) and crops.dtype == np.uint8
