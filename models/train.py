@@ -18,12 +18,13 @@ from torch import nn
 from datasets.make import load_crops
 from models.net import CornerNet, parameter_count
 
-GEOMETRY_TURN = math.radians(10)  # extra turn of a crop, either way
-GEOMETRY_SCALE = 0.12  # extra zoom in or out (fraction)
 # Training scenes use the 0..6 set this often (the studio: 15%), so the 6 has about half as many
 # examples as each other number instead of an eighth (it was the number read worst). Which set is
 # on the table is the decoder's business, not the classifier's.
 TRAIN_LARGE_SET = 0.5
+
+GEOMETRY_TURN = math.radians(10)  # extra turn of a crop, either way
+GEOMETRY_SCALE = 0.12  # extra zoom in or out (fraction)
 GEOMETRY_SHIFT = 0.1  # extra shift, standard deviation in crop half-widths (0.1: 1.6 px, 5% of a side)
 
 

@@ -106,8 +106,9 @@ class Reader:
             ReadTile(d.cell, ordered[i], d.numbers, d.confidences, d.in_set, d.ambiguous)
             for i, d in zip(face_up, decoded)
         ]
-        tiles = tuple(t for t in read if _readable(t))
-        unread = tuple(t.corners for t in read if not _readable(t))
+        readable = [_readable(t) for t in read]
+        tiles = tuple(t for t, ok in zip(read, readable) if ok)
+        unread = tuple(t.corners for t, ok in zip(read, readable) if not ok)
         lap("decode")
         rules_used = replace(rules, max_number=max_number)
         board = Board(tuple(PlacedTile(t.cell, t.numbers) for t in tiles if t.cell is not None))
