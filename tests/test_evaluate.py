@@ -64,3 +64,18 @@ def test_evaluate_command_with_predictions(tmp_path, capsys):
     assert "tile_recall: 1.0000" in out and "exact_boards: 1.0000" in out
     assert (tmp_path / "evaluation.csv").read_text().count("\n") == 2
     assert main(["evaluate", str(tmp_path / "nothing")]) == 2
+
+
+def placement(total, bonus_at):
+    bonuses = [{"kind": "bridge", "points": 40, "points_at": [bonus_at]}]
+    score = {"total": total, "base": total - 40, "bonuses": bonuses}
+    return {"cell": [0, 0], "tile": [2, 2, 4], "legal": True, "score": score}
+
+
+def test_a_placement_is_scored_right_whatever_lattice_frame_the_reader_picked():
+    truth = dict(TRUTH, last_placement=placement(48, [-1, 5]))
+    reading = {"tiles": copy.deepcopy(TRUTH["tiles"]), "previous": True}
+    # The same bridge, named from the reader's own frame.
+    assert compare(truth, dict(reading, last_placement=placement(48, [4, -2])))["score_right"] == 1
+    assert compare(truth, dict(reading, last_placement=placement(49, [-1, 5])))["score_right"] == 0
+    assert compare(truth, dict(reading, last_placement=None))["score_right"] == 0

@@ -192,6 +192,26 @@ def test_two_new_tiles_or_none_are_reported_not_scored():
     assert result is None and "0 tiles" in note
 
 
+def test_a_tile_misread_in_the_previous_photo_is_not_taken_for_a_new_one():
+    rules = get_rules("pressman-us")
+    after = random_board(7, 15)
+    placed = after.placements[-1]
+    misread = [PlacedTile(p.cell, (9, 9, 9)) if i == 3 else p for i, p in enumerate(after.placements[:-1])]
+    result, note = last_placement(Board(tuple(misread)), after, rules)
+    assert result.cell == placed.cell and result.corners == placed.corners and note is None
+
+
+def test_a_lone_opening_tile_seen_loose_before_is_not_new():
+    rules = get_rules("pressman-us")
+    after = random_board(8, 2)
+    opening, placed = after.placements
+    # One tile alone shows no lattice: the reader reports it loose, so the previous board is empty.
+    result, _ = last_placement(Board(), after, rules, loose_before={opening.tile})
+    assert result.cell == placed.cell and result.corners == placed.corners
+    result, note = last_placement(Board(), after, rules)
+    assert result is None and "2 tiles were added" in note
+
+
 def test_opening_tile_on_an_empty_table():
     rules = get_rules("pressman-us")
     result, note = last_placement(Board(), Board.of([((0, 0), (5, 5, 5))]), rules)

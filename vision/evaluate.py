@@ -62,7 +62,7 @@ def compare(truth: dict, reading: dict) -> dict:
     score_right = ""
     if truth.get("last_placement") and "last_placement" in reading and reading.get("previous"):
         mine, theirs = reading["last_placement"], truth["last_placement"]
-        score_right = int(bool(mine) and mine["tile"] == theirs["tile"] and mine["score"] == theirs["score"])
+        score_right = int(bool(mine) and mine["tile"] == theirs["tile"] and _points(mine) == _points(theirs))
     return {
         "image": truth["image"]["path"],
         "tiles": len(wanted),
@@ -75,6 +75,13 @@ def compare(truth: dict, reading: dict) -> dict:
         "score_right": score_right,
         "ms": round(reading.get("timing_ms", {}).get("total", 0.0), 1),
     }
+
+
+def _points(placement: dict) -> tuple:
+    """A placement's score without where its bonuses lie: each reading picks its own lattice
+    frame, so the truth's lattice points and the reader's name the same spot differently."""
+    score = placement["score"]
+    return score["total"], score["base"], sorted((b["kind"], b["points"]) for b in score["bonuses"])
 
 
 def summarise(rows: list[dict]) -> dict:

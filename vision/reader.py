@@ -12,6 +12,7 @@ game's constraints -> validate (and score).
 from __future__ import annotations
 
 import time
+from collections.abc import Collection
 from dataclasses import replace
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from engine.board import Board, PlacedTile, validate_board
 from engine.lattice import LatticeMap
 from engine.rules import DEFAULT_PRESET, Rules, get_rules
 from engine.scoring import PlacementResult, judge_placement
-from engine.tiles import LARGE_MAX
+from engine.tiles import LARGE_MAX, Tile
 from models.classes import NO_NUMBER
 from models.classifier import DEFAULT_MODEL, CornerClassifier
 from models.finder_data import READ_LONG_SIDE
@@ -126,7 +127,7 @@ class Reader:
             notes.append("a loose tile shows no mark: the 0-0-0 tile face up, or a pip tile's back")
         last = None
         if previous is not None:
-            last, note = last_placement(previous.board, board, rules_used)
+            last, note = last_placement(previous.board, board, rules_used, previous.loose_tiles)
             if note:
                 notes.append(note)
         lap("validate")
@@ -210,14 +211,26 @@ def frame_map(previous: Board, current: Board) -> LatticeMap | None:
     return max(votes, key=votes.get) if votes else None
 
 
-def last_placement(previous: Board, current: Board, rules: Rules) -> tuple[PlacementResult | None, str | None]:
-    """The one tile added since the previous photo, judged against the rest; or a note why not."""
-    added = [p for p in current.placements if p.tile not in previous.by_tile]
-    gone = [p for p in previous.placements if p.tile not in current.by_tile]
-    if len(added) != 1:
-        return None, f"{len(added)} tiles were added since the previous photo, not one"
-    if len(previous) and frame_map(previous, current) is None:
+def last_placement(
+    previous: Board, current: Board, rules: Rules, loose_before: Collection[Tile] = ()
+) -> tuple[PlacementResult | None, str | None]:
+    """The one tile added since the previous photo, judged against the rest; or a note why not.
+
+    A tile is new where the previous photo had no tile in its cell: a tile misread in one of the
+    photos keeps its cell, so it is not taken for a new one. Of several new tiles, those the
+    previous photo showed lying off the board (``loose_before``: a lone opening tile has no
+    lattice to sit on) were there already. Tiles the previous photo could not see (under a hand,
+    past the frame's edge) look new too: then no tile is scored, rather than a guess."""
+    mapping = frame_map(previous, current) if len(previous) else LatticeMap()
+    if mapping is None:
         return None, "the previous photo's tiles cannot be matched to this one"
-    before = Board(tuple(p for p in current.placements if p is not added[0]))
-    note = f"{len(gone)} tiles of the previous photo are missing" if gone else None
-    return judge_placement(before, added[0], rules), note
+    earlier = {mapping.cell(p.cell) for p in previous.placements}
+    new = [p for p in current.placements if p.cell not in earlier]
+    if len(new) > 1:
+        new = [p for p in new if p.tile not in loose_before] or new
+    if len(new) != 1:
+        return None, f"{len(new)} tiles were added since the previous photo, not one"
+    gone = len(earlier - {p.cell for p in current.placements})
+    note = f"{gone} tiles of the previous photo are missing" if gone else None
+    before = Board(tuple(p for p in current.placements if p is not new[0]))
+    return judge_placement(before, new[0], rules), note

@@ -9,7 +9,7 @@ import numpy as np
 from engine.board import Board, PlacedTile, Violation
 from engine.lattice import Cell
 from engine.scoring import PlacementResult
-from engine.tiles import canonical
+from engine.tiles import Tile, canonical
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,11 @@ class Reading:
     def board(self) -> Board:
         """The joined tiles as an engine board (order unknown from one photo)."""
         return Board(tuple(PlacedTile(t.cell, t.numbers) for t in self.tiles if t.cell is not None))
+
+    @property
+    def loose_tiles(self) -> frozenset[Tile]:
+        """The set tiles lying face up off the board."""
+        return frozenset(Tile(*c) for t in self.tiles if t.cell is None and (c := canonical(t.numbers)) is not None)
 
     def to_dict(self) -> dict:
         return {
