@@ -167,8 +167,16 @@ def _evaluate(args: argparse.Namespace) -> int:
         raise InputError(f"malformed reading or truth: {error}") from None
     print(f"one row per photo in {csv_path}")
     for name, value in figures.items():
-        print(f"{name}: {value:.4f}" if isinstance(value, float) else f"{name}: {value}")
+        if name == "by_tile_side":
+            for side, part in value.items():
+                print(f"tiles {side} a side: " + ", ".join(f"{k} {_figure(v)}" for k, v in part.items()))
+        else:
+            print(f"{name}: {_figure(value)}")
     return 0
+
+
+def _figure(value) -> str:
+    return f"{value:.4f}" if isinstance(value, float) else str(value)
 
 
 def _working_size(pixels: int | None) -> int | None:

@@ -79,3 +79,17 @@ def test_a_placement_is_scored_right_whatever_lattice_frame_the_reader_picked():
     assert compare(truth, dict(reading, last_placement=placement(48, [4, -2])))["score_right"] == 1
     assert compare(truth, dict(reading, last_placement=placement(49, [-1, 5])))["score_right"] == 0
     assert compare(truth, dict(reading, last_placement=None))["score_right"] == 0
+
+
+def test_studio_photos_are_also_summed_up_by_tile_size():
+    small = dict(copy.deepcopy(TRUTH), studio={"tile_side_px": 24.0})
+    large = dict(copy.deepcopy(TRUTH), studio={"tile_side_px": 60.0})
+    rows = [
+        compare(small, {"tiles": [tile(100, (1, 2, 4))]}),  # one misread tile, two missed
+        compare(large, {"tiles": copy.deepcopy(TRUTH["tiles"])}),
+    ]
+    by_side = summarise(rows)["by_tile_side"]
+    assert list(by_side) == ["0-35 px", "50-80 px"]
+    assert by_side["0-35 px"]["tile_recall"] == 1 / 3 and by_side["0-35 px"]["exact_boards"] == 0.0
+    assert by_side["50-80 px"]["exact_boards"] == 1.0 and by_side["50-80 px"]["photos"] == 1
+    assert "by_tile_side" not in summarise([compare(TRUTH, {"tiles": []})])  # no studio truth: no sizes

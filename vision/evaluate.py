@@ -13,7 +13,12 @@ from pathlib import Path
 
 import numpy as np
 
-COLUMNS = ["image", "tiles", "found", "missed", "extra", "wrong_corners", "exact", "wrong_tiles", "score_right", "ms"]
+from models.metrics import SIDE_BINS
+
+COLUMNS = [
+    "image", "tiles", "found", "missed", "extra", "wrong_corners", "exact", "wrong_tiles", "score_right", "ms",
+    "tile_side_px",
+]  # fmt: skip
 
 
 def _corners(tile: dict) -> np.ndarray:
@@ -74,6 +79,7 @@ def compare(truth: dict, reading: dict) -> dict:
         "wrong_tiles": wrong_tiles + missed + extra,
         "score_right": score_right,
         "ms": round(reading.get("timing_ms", {}).get("total", 0.0), 1),
+        "tile_side_px": truth.get("studio", {}).get("tile_side_px", ""),
     }
 
 
@@ -85,6 +91,21 @@ def _points(placement: dict) -> tuple:
 
 
 def summarise(rows: list[dict]) -> dict:
+    """The figures over all rows, then (for studio truth, which knows its tiles' size in the
+    photo) the same figures by tile side: how close the camera must be for a board to be read."""
+    figures = _figures(rows)
+    sized = [r for r in rows if r.get("tile_side_px", "") != ""]
+    by_side = {}
+    for low, high in SIDE_BINS:
+        inside = [r for r in sized if low <= float(r["tile_side_px"]) < high]
+        if inside:
+            by_side[f"{low}-{high} px"] = {k: v for k, v in _figures(inside).items() if not k.endswith("_ms")}
+    if by_side:
+        figures["by_tile_side"] = by_side
+    return figures
+
+
+def _figures(rows: list[dict]) -> dict:
     tiles = sum(r["tiles"] for r in rows)
     found = sum(r["found"] for r in rows)
     extra = sum(r["extra"] for r in rows)

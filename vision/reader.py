@@ -35,6 +35,8 @@ from vision.records import Reading, ReadTile
 FACE_DOWN_BELOW = 0.35  # a tile whose corners look this unlike any number is a blank back
 SHOWS_A_MARK = 0.5  # a loose tile none of whose corners shows 1 or more this surely shows no mark
 COMPLETION_ROUNDS = 2  # passes looking for missed tiles beside the board
+MISSED_NONE_BELOW = 0.25  # an empty cell beside the board holds a missed tile when no corner reads "none" ...
+MISSED_NUMBER_ABOVE = 0.6  # ... this surely, and every corner reads one number this surely
 SIZE_TOLERANCE = 2.0  # a tile away from the board may look this much smaller or larger than expected
 SIZING_BOARD = 6  # joined tiles needed before the board's plane sizes the other tiles
 READ_LOOSE_AT_LEAST = 0.5  # a loose tile whose least sure number is read less surely than this is unread
@@ -150,7 +152,9 @@ class Reader:
         triangles = triangles[inside]
         probabilities = self.classifier.predict(corner_crops(image, triangles)).reshape(-1, 3, NO_NUMBER + 1)
         numbers = probabilities[:, :, :NO_NUMBER]
-        readable = (probabilities[:, :, NO_NUMBER] < 0.25).all(1) & (numbers.max(2) > 0.6).all(1)
+        readable = (probabilities[:, :, NO_NUMBER] < MISSED_NONE_BELOW).all(1) & (
+            numbers.max(2) > MISSED_NUMBER_ABOVE
+        ).all(1)
         keep = np.nonzero(readable)[0]
         return [candidates[inside[k]] for k in keep], triangles[keep], probabilities[keep]
 
