@@ -152,9 +152,9 @@ class Reader:
         triangles = triangles[inside]
         probabilities = self.classifier.predict(corner_crops(image, triangles)).reshape(-1, 3, NO_NUMBER + 1)
         numbers = probabilities[:, :, :NO_NUMBER]
-        readable = (probabilities[:, :, NO_NUMBER] < MISSED_NONE_BELOW).all(1) & (
-            numbers.max(2) > MISSED_NUMBER_ABOVE
-        ).all(1)
+        looks_like_a_tile = probabilities[:, :, NO_NUMBER] < MISSED_NONE_BELOW
+        reads_a_number = numbers.max(2) > MISSED_NUMBER_ABOVE
+        readable = (looks_like_a_tile & reads_a_number).all(1)
         keep = np.nonzero(readable)[0]
         return [candidates[inside[k]] for k in keep], triangles[keep], probabilities[keep]
 
