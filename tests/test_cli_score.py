@@ -1,10 +1,12 @@
 """`triominoes score`: the contract's shapes in, out, and one-line errors with exit status 2."""
 
 import json
+import subprocess
+import sys
 
 import pytest
 
-from service.cli import main
+from service.cli import EXIT_BROKEN_PIPE, main
 
 CONTRACT_BOARD = {
     "rules": "pressman-us",
@@ -81,3 +83,13 @@ def test_missing_file_and_unknown_command(capsys):
     assert "cannot read" in capsys.readouterr().err
     assert main(["scour"]) == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_output_cut_short_by_its_reader_ends_quietly():
+    """`triominoes simulate | head -1`: the pipe closes before the board is printed."""
+    command = [sys.executable, "-c", "import sys; from service.cli import main; sys.exit(main(sys.argv[1:]))"]
+    process = subprocess.Popen([*command, "simulate", "--tiles", "40"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()
+    error = process.stderr.read().decode()
+    assert process.wait(timeout=60) == EXIT_BROKEN_PIPE
+    assert error == ""
