@@ -65,7 +65,7 @@ def train_finder(
     out: Path,
     seed: int = 0,
     images: int = 800,
-    steps: int = 5000,
+    steps: int = 7000,
     batch_size: int = 8,
     report: Callable | None = None,
     log: Callable[[str], None] = print,
@@ -76,7 +76,7 @@ def train_finder(
     results = run_jobs(finder_sample, jobs)
     samples = list(report(results, len(jobs), "finder photos") if report else results)
     pixels, targets = _padded(samples)
-    net = FinderNet()
+    net = FinderNet().to(memory_format=torch.channels_last)  # about 10% faster on the CPU
     optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps, pct_start=0.1)
     start = time.perf_counter()
@@ -84,6 +84,7 @@ def train_finder(
     loop = range(steps)
     for step in report(loop, steps, "finder steps") if report else loop:
         x, y = _windows(pixels, targets, batch_size, generator)
+        x = x.contiguous(memory_format=torch.channels_last)
         p = net(x).clamp(1e-6, 1 - 1e-6)
         bce = nn.functional.binary_cross_entropy(p, y)
         dice = 1 - (2 * (p * y).sum() + 1) / (p.sum() + y.sum() + 1)

@@ -441,7 +441,7 @@ def build_parser() -> argparse.ArgumentParser:
     finder.add_argument("--out", default="models/finder.onnx")
     finder.add_argument("--seed", type=int, default=0)
     finder.add_argument("--images", type=int, default=800)
-    finder.add_argument("--steps", type=int, default=5000)
+    finder.add_argument("--steps", type=int, default=7000)
     finder.set_defaults(run=_train_finder)
 
     serve = commands.add_parser("serve", help="the web service and its page (API docs at /docs)")
