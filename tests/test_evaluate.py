@@ -3,6 +3,7 @@
 import copy
 import json
 
+from engine.lattice import LatticeMap, cell_corners, point_xy
 from service.cli import main
 from vision.evaluate import compare, summarise
 
@@ -33,7 +34,7 @@ def test_perfect_reading_is_exact():
 
 
 def test_missed_extra_and_misread_tiles_are_counted():
-    reading = {"tiles": [tile(100, (1, 2, 4)), tile(300, (4, 4, 5)), tile(700, (1, 1, 1))]}
+    reading = {"tiles": [tile(100, (1, 2, 4)), tile(300, (4, 4, 5), (2, 0)), tile(700, (1, 1, 1))]}
     row = compare(TRUTH, reading)
     assert (row["found"], row["missed"], row["extra"], row["wrong_corners"]) == (2, 1, 1, 1)
     assert row["wrong_tiles"] == 3 and row["exact"] == 0
@@ -93,3 +94,37 @@ def test_studio_photos_are_also_summed_up_by_tile_size():
     assert by_side["0-35 px"]["tile_recall"] == 1 / 3 and by_side["0-35 px"]["exact_boards"] == 0.0
     assert by_side["50-80 px"]["exact_boards"] == 1.0 and by_side["50-80 px"]["photos"] == 1
     assert "by_tile_side" not in summarise([compare(TRUTH, {"tiles": []})])  # no studio truth: no sizes
+
+
+def board_tile(cell, values, frame=None):
+    """A tile where its cell lies in a photo of the board (100 px a side), its cell named in the
+    lattice frame ``frame`` takes the truth's to (each reading picks its own)."""
+    frame = frame or LatticeMap()
+    seen = {frame.point(p): (point_xy(p), v) for p, v in zip(cell_corners(cell), values)}
+    own_cell = frame.cell(cell)
+    corners = [seen[p] for p in cell_corners(own_cell)]
+    return {
+        "cell": list(own_cell),
+        "corners": [{"x": 400 + 100 * x, "y": 300 + 100 * y, "value": v, "confidence": 1.0} for (x, y), v in corners],
+    }
+
+
+BOARD = [((0, 0), (1, 2, 3)), ((1, 0), (3, 2, 2)), ((2, 0), (3, 4, 2)), ((-1, 0), (1, 1, 2))]
+
+
+def test_a_tile_read_in_the_wrong_place_spoils_an_exact_board():
+    truth = dict(TRUTH, tiles=[board_tile(cell, values) for cell, values in BOARD])
+    other_frame = LatticeMap(rotation=2, dm=3, dk=-1)
+    tiles = [board_tile(cell, values, other_frame) for cell, values in BOARD]
+    row = compare(truth, {"tiles": tiles})
+    assert (row["misplaced"], row["exact"]) == (0, 1)  # the same board named from another frame
+    loose = copy.deepcopy(tiles)
+    loose[3]["cell"] = None
+    row = compare(truth, {"tiles": loose})
+    assert (row["wrong_corners"], row["misplaced"], row["wrong_tiles"], row["exact"]) == (0, 1, 1, 0)
+    moved = copy.deepcopy(tiles)
+    moved[1]["cell"] = list(other_frame.cell((3, 0)))
+    assert compare(truth, {"tiles": moved})["misplaced"] == 1
+    # A tile loose in the truth and on the board in the reading is misplaced too.
+    truth["tiles"][0]["cell"] = None
+    assert compare(truth, {"tiles": tiles})["misplaced"] == 1

@@ -1,23 +1,26 @@
 """Comparing readings with the studio's truth: one row per photo and a summary.
 
 Both sides use the reading shape of CONTRACT.md. Face-up tiles are matched by their centres
-(closer than 0.3 of a side); matched tiles compare their corners by position.
+(closer than 0.3 of a side); matched tiles compare their corners by position, and their cells
+once the two lattice frames are matched.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
 
+from engine.lattice import LatticeMap, cell_corners
 from models.metrics import SIDE_BINS
 
 COLUMNS = [
-    "image", "tiles", "found", "missed", "extra", "wrong_corners", "exact", "wrong_tiles", "score_right", "ms",
-    "tile_side_px",
+    "image", "tiles", "found", "missed", "extra", "wrong_corners", "misplaced", "exact", "wrong_tiles",
+    "score_right", "ms", "tile_side_px",
 ]  # fmt: skip
 
 
@@ -47,19 +50,15 @@ def compare(truth: dict, reading: dict) -> dict:
     partly_hidden = [t for t in truth["tiles"] if any(c.get("hidden") for c in t["corners"])]
     got = list(reading.get("tiles", []))
     free = list(range(len(got)))
-    found = wrong_corners = wrong_tiles = 0
-    for tile in wanted:
-        match = _take_match(tile, got, free)
-        if match is None:
-            continue
-        found += 1
-        mine = _corners(match)
-        wrong = 0
-        for corner, xy in zip(tile["corners"], _corners(tile)):
-            nearest = match["corners"][int(np.argmin(np.linalg.norm(mine - xy, axis=1)))]
-            wrong += nearest["value"] != corner["value"]
-        wrong_corners += wrong
-        wrong_tiles += wrong > 0
+    pairs = [(tile, match) for tile in wanted if (match := _take_match(tile, got, free)) is not None]
+    found = len(pairs)
+    wrong = [
+        sum(m["corners"][j]["value"] != corner["value"] for corner, j in zip(t["corners"], _nearest_corners(t, m)))
+        for t, m in pairs
+    ]
+    wrong_corners = sum(wrong)
+    misplaced = _misplaced(pairs)
+    wrong_tiles = sum(w > 0 or m for w, m in zip(wrong, misplaced))
     missed = len(wanted) - found
     for tile in partly_hidden:
         _take_match(tile, got, free)
@@ -75,12 +74,50 @@ def compare(truth: dict, reading: dict) -> dict:
         "missed": missed,
         "extra": extra,
         "wrong_corners": wrong_corners,
-        "exact": int(missed == 0 and extra == 0 and wrong_corners == 0),
+        "misplaced": sum(misplaced),
+        "exact": int(missed == 0 and extra == 0 and wrong_corners == 0 and not any(misplaced)),
         "wrong_tiles": wrong_tiles + missed + extra,
         "score_right": score_right,
         "ms": round(reading.get("timing_ms", {}).get("total", 0.0), 1),
         "tile_side_px": truth.get("studio", {}).get("tile_side_px", ""),
     }
+
+
+def _nearest_corners(tile: dict, match: dict) -> list[int]:
+    """For each truth corner, which of the matched tile's corners lies nearest it."""
+    mine = _corners(match)
+    return [int(np.argmin(np.linalg.norm(mine - xy, axis=1))) for xy in _corners(tile)]
+
+
+def _misplaced(pairs: list[tuple[dict, dict]]) -> list[bool]:
+    """Per matched tile, whether the reading puts it in the wrong place: on the board where the
+    truth has it loose or the other way round, or in another cell. Each side picks its own
+    lattice frame, so the truth's cells are first carried into the reading's frame by the lattice
+    symmetry that the most tiles' corners agree on."""
+    votes: Counter[LatticeMap] = Counter()
+    for tile, match in pairs:
+        if tile["cell"] is not None and match["cell"] is not None:
+            votes.update(mapping for rotation in range(6) if (mapping := _frame_of(tile, match, rotation)))
+    frame = votes.most_common(1)[0][0] if votes else None
+    return [
+        (tile["cell"] is None) != (match["cell"] is None)
+        or (tile["cell"] is not None and (frame is None or frame.cell(tuple(tile["cell"])) != tuple(match["cell"])))
+        for tile, match in pairs
+    ]
+
+
+def _frame_of(tile: dict, match: dict, rotation: int) -> LatticeMap | None:
+    """The lattice symmetry turning by ``rotation`` that sends each of the truth tile's lattice
+    points onto the point of the reported corner lying there in the photo, if there is one."""
+    truth_points = cell_corners(tuple(tile["cell"]))
+    own_points = cell_corners(tuple(match["cell"]))
+    targets = [own_points[j] for j in _nearest_corners(tile, match)]
+    turned = LatticeMap(rotation).point(truth_points[0])
+    dm, dk = targets[0][0] - turned[0], targets[0][1] - turned[1]
+    if (dm + dk) % 2:
+        return None
+    mapping = LatticeMap(rotation, dm, dk)
+    return mapping if all(mapping.point(p) == q for p, q in zip(truth_points, targets)) else None
 
 
 def _points(placement: dict) -> tuple:
