@@ -239,3 +239,20 @@ def test_rough_corners_that_do_not_meet_are_glued_more_loosely():
     # Clean corners keep the strict gluing.
     clean = outlines_of(board, H, rng)
     assert fit_board(clean).cells == fit_lattice(clean).cells
+
+
+def test_parts_of_the_board_cut_apart_by_an_arm_join_it_and_tiles_apart_do_not():
+    rng = np.random.default_rng(16)
+    row = [(col, 0) for col in range(12) if col not in (5, 6, 7)]  # an arm hides three tiles
+    board = Board.of([(cell, (5, 5, 5)) for cell in row])
+    H = camera(rng, 30)
+    outlines = outlines_of(board, H, rng, noise=0.01)
+    fit = fit_lattice(outlines)
+    assert matching_map(fit.cells, row) is not None  # both parts, in one frame
+    # Two glued tiles lying apart, turned off the lattice, are no part of it.
+    pair = outlines_of(Board.of([((1, 3), (5, 5, 5)), ((2, 3), (5, 5, 5))]), H, rng, noise=0.01)
+    centre = pair.reshape(-1, 2).mean(0)
+    turn = math.radians(20)
+    pair = centre + (pair - centre) @ np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]]).T
+    fit = fit_lattice(np.concatenate([outlines, pair]))
+    assert fit.cells[-2:] == [None, None] and None not in fit.cells[:-2]

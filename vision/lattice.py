@@ -4,8 +4,9 @@ Joined tiles share corners (up to the small gaps of hand placement), so the boar
 triangles glued edge to edge. Walking that graph from one tile gives every joined tile its cell
 in the lattice of RULES.md, with no global model of the camera: local gluing tolerates
 perspective, lens distortion and sloppy placement. A homography fitted to the glued corners (and
-trusted only if it predicts the board's own tile size) then places, by their centres, tiles
-beside the board that glued to nothing: outlines that came out turned or cut, parts of the board
+trusted only if it predicts the board's own tile size) then joins other glued groups whose every
+tile lines up with its lattice (parts of the board an arm over it cuts off), and places, by their
+centres, tiles beside the board that glued to nothing: outlines that came out turned or cut, parts of the board
 cut off by a missed tile, tiles touching the board only at a point (they get a cell, so the
 engine can flag them). Tiles away from the board stay loose (cell None). Every lattice point is
 then put where the mean of the trusted tile corners at it lies, so the tiles meeting there
@@ -27,6 +28,7 @@ from vision.find import edge_lengths
 
 CENTRE_OFFSET = 0.25  # a loose tile centred this close to a cell's centre (edge units) ...
 CENTRE_SIZE = 1.5  # ... and this close to a tile's size there (factor) lies in that cell
+APART_OFFSET = 0.15  # every tile of a group apart from the board centred this close to its cell joins it
 PLANE_SIZE_TOLERANCE = 1.3  # the board's plane must predict its median tile's side this closely (factor)
 JOIN_TOLERANCE = 0.3  # corners closer than this (tile sides) are one lattice point ...
 LOOSER_JOIN = 0.6  # ... or this, when at that tolerance ...
@@ -140,33 +142,18 @@ def fit_lattice(outlines: np.ndarray, join_tolerance: float = JOIN_TOLERANCE) ->
     board = max(components, key=len)
     if len(board) > 1:
         start = max(board, key=lambda t: len(glued[t]))
-        cells[start], first[start] = _seed_assignment(outlines[start])
-        taken = {cells[start]}
-        queue = deque([start])
-        while queue:
-            t = queue.popleft()
-            points = _points_of(cells[t], first[t])  # image corner index -> lattice point
-            for i, u, j in glued[t]:
-                if cells[u] is not None:
-                    continue
-                a, b = points[i], points[(i + 1) % 3]  # t's edge i runs a -> b clockwise
-                across = [c for c in edge_neighbours(cells[t]) if {a, b} <= set(cell_corners(c))]
-                if len(across) != 1 or across[0] in taken:
-                    continue  # a second outline on a cell already read (a double detection) stays loose
-                taken.add(across[0])
-                # u walks the shared edge the other way: its corner j sits on b, j + 1 on a.
-                order = cell_corners(across[0])
-                cells[u] = across[0]
-                first[u] = (j - order.index(b)) % 3
-                queue.append(u)
+        walked = _walk(start, *_seed_assignment(outlines[start]), glued, set())
         for t in board:
-            if cells[t] is not None:
-                for i, point in _points_of(cells[t], first[t]).items():
+            if t in walked:
+                cells[t], first[t] = walked[t]
+                for i, point in _points_of(*walked[t]).items():
                     lattice_point.setdefault(int(point_of[t, i]), point)
     homography = _homography(outlines, point_of, lattice_point)
     if homography is not None and not _sizes_its_own_tiles(homography, outlines[[c is not None for c in cells]]):
         homography = None  # a board glued from misshapen outlines: its plane would misplace the rest
     if homography is not None:
+        for t, (cell, first_corner) in _place_apart_boards(outlines, components, glued, cells, homography).items():
+            cells[t], first[t] = cell, first_corner
         for t, cell in _place_by_centre(outlines, cells, homography).items():
             cells[t] = cell
             first[t] = _first_corner_if_it_fits(outlines[t], cell, homography, side)
@@ -183,6 +170,58 @@ def fit_lattice(outlines: np.ndarray, join_tolerance: float = JOIN_TOLERANCE) ->
         np.float64,
     )
     return replace(fit, corners=corners)
+
+
+def _walk(start: int, cell: Cell, first: int, glued: list, taken: set[Cell]) -> dict[int, tuple[Cell, int]]:
+    """Cells (and which outline corner is each cell's first) of the tiles glued to ``start``,
+    given its own, found by walking the shared edges. A cell in ``taken`` or given already is not
+    given again: a second outline on a cell (a double detection) stays loose."""
+    found = {start: (cell, first)}
+    taken = taken | {cell}
+    queue = deque([start])
+    while queue:
+        t = queue.popleft()
+        points = _points_of(*found[t])  # image corner index -> lattice point
+        for i, u, j in glued[t]:
+            if u in found:
+                continue
+            a, b = points[i], points[(i + 1) % 3]  # t's edge i runs a -> b clockwise
+            across = [c for c in edge_neighbours(found[t][0]) if {a, b} <= set(cell_corners(c))]
+            if len(across) != 1 or across[0] in taken:
+                continue
+            taken.add(across[0])
+            # u walks the shared edge the other way: its corner j sits on b, j + 1 on a.
+            found[u] = (across[0], (j - cell_corners(across[0]).index(b)) % 3)
+            queue.append(u)
+    return found
+
+
+def _place_apart_boards(
+    outlines: np.ndarray, components: list[list[int]], glued: list, cells: list[Cell | None], homography: np.ndarray
+) -> dict[int, tuple[Cell, int]]:
+    """Other groups of glued tiles that line up with the board's lattice: parts of the board that
+    an arm or a hand over it cuts off from the rest. Each group is walked from the cell the plane
+    puts its best-glued tile in, and kept when its tiles land in free cells and every one of them
+    is centred there in the plane (tiles lying apart by chance do not line up, all of them)."""
+    occupied = {cell for cell in cells if cell is not None}
+    inverse = np.linalg.inv(homography)
+    placed: dict[int, tuple[Cell, int]] = {}
+    for component in components:
+        if len(component) < 2 or any(cells[t] is not None for t in component):
+            continue
+        start = max(component, key=lambda t: len(glued[t]))
+        centre = cv2.perspectiveTransform(outlines[start].mean(0).reshape(1, 1, 2), inverse)[0, 0]
+        cell, _ = _nearest_cell(*centre)
+        if cell in occupied:
+            continue
+        walked = _walk(start, cell, _fit_first_corner(outlines[start], cell, homography)[0], glued, occupied)
+        tiles = list(walked)
+        centres = cv2.perspectiveTransform(outlines[tiles].mean(1).reshape(-1, 1, 2), inverse)[:, 0]
+        offsets = [np.linalg.norm(c - _cell_centre(walked[t][0])) for t, c in zip(tiles, centres)]
+        if len(walked) > 1 and max(offsets) < APART_OFFSET:
+            placed.update(walked)
+            occupied |= {cell for cell, _ in walked.values()}
+    return placed
 
 
 def _points_of(cell: Cell, first: int) -> dict[int, Point]:
@@ -240,13 +279,18 @@ def _sides_at(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
     return np.mean([np.linalg.norm(end - points, axis=2)[:, 0] for end in ends], axis=0)
 
 
+def _cell_centre(cell: Cell) -> np.ndarray:
+    """A cell's centre in the plane (edge units)."""
+    return np.mean([point_xy(p) for p in cell_corners(cell)], axis=0)
+
+
 def _nearest_cell(x: float, y: float) -> tuple[Cell, float]:
     """Of the cells in a plane point's row (edge units), the one whose centre is nearest, and how
     far that centre is. A point closer to it than the inradius (0.29) lies inside it."""
     row = math.floor(y / ROW_HEIGHT)
     best: tuple[float, Cell] | None = None
     for col in range(math.floor(2 * x) - 1, math.floor(2 * x) + 2):
-        centre = np.mean([point_xy(p) for p in cell_corners((col, row))], axis=0)
+        centre = _cell_centre((col, row))
         offset = math.hypot(x - centre[0], y - centre[1])
         if best is None or offset < best[0]:
             best = (offset, (col, row))
@@ -290,8 +334,15 @@ def _place_by_centre(outlines: np.ndarray, cells: list[Cell | None], homography:
 def _first_corner_if_it_fits(outline: np.ndarray, cell: Cell, homography: np.ndarray, side: float) -> int | None:
     """Which outline corner is the cell's first, when the outline's corners lie where the plane
     puts the cell's (within a fifth of a side); None for an outline too far off to trust."""
+    first, misfit = _fit_first_corner(outline, cell, homography)
+    return first if misfit < 0.2 * side else None
+
+
+def _fit_first_corner(outline: np.ndarray, cell: Cell, homography: np.ndarray) -> tuple[int, float]:
+    """The outline corner that best takes the cell's first place, and how far (pixels) the
+    outline's corners then lie from where the plane puts the cell's, at worst."""
     plane = np.array([[point_xy(p) for p in cell_corners(cell)]], np.float64)
     expected = cv2.perspectiveTransform(plane, homography)[0]
     misfit = [np.linalg.norm(np.roll(outline, -first, axis=0) - expected, axis=1).max() for first in range(3)]
     first = int(np.argmin(misfit))
-    return first if misfit[first] < 0.2 * side else None
+    return first, float(misfit[first])
