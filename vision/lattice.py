@@ -6,9 +6,9 @@ in the lattice of RULES.md, with no global model of the camera: local gluing tol
 perspective, lens distortion and sloppy placement. A homography fitted to the glued corners (and
 trusted only if it predicts the board's own tile size) then joins other glued groups whose every
 tile lines up with its lattice (parts of the board an arm over it cuts off), and places, by their
-centres, tiles beside the board that glued to nothing: outlines that came out turned or cut, parts of the board
-cut off by a missed tile, tiles touching the board only at a point (they get a cell, so the
-engine can flag them). Tiles away from the board stay loose (cell None). Every lattice point is
+centres, tiles beside the board that glued to nothing: outlines that came out turned or cut,
+parts of the board cut off by a missed tile, tiles touching the board only at a point (they get
+a cell, so the engine can flag them). Tiles away from the board stay loose (cell None). Every lattice point is
 then put where the mean of the trusted tile corners at it lies, so the tiles meeting there
 average out the finder's corner errors.
 """
