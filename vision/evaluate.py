@@ -52,12 +52,13 @@ def compare(truth: dict, reading: dict) -> dict:
     free = list(range(len(got)))
     pairs = [(tile, match) for tile in wanted if (match := _take_match(tile, got, free)) is not None]
     found = len(pairs)
+    nearest = [_nearest_corners(t, m) for t, m in pairs]  # for each truth corner, the reported one there
     wrong = [
-        sum(m["corners"][j]["value"] != corner["value"] for corner, j in zip(t["corners"], _nearest_corners(t, m)))
-        for t, m in pairs
+        sum(m["corners"][j]["value"] != corner["value"] for corner, j in zip(t["corners"], near))
+        for (t, m), near in zip(pairs, nearest)
     ]
     wrong_corners = sum(wrong)
-    misplaced = _misplaced(pairs)
+    misplaced = _misplaced(pairs, nearest)
     wrong_tiles = sum(w > 0 or m for w, m in zip(wrong, misplaced))
     missed = len(wanted) - found
     for tile in partly_hidden:
@@ -89,15 +90,15 @@ def _nearest_corners(tile: dict, match: dict) -> list[int]:
     return [int(np.argmin(np.linalg.norm(mine - xy, axis=1))) for xy in _corners(tile)]
 
 
-def _misplaced(pairs: list[tuple[dict, dict]]) -> list[bool]:
+def _misplaced(pairs: list[tuple[dict, dict]], nearest: list[list[int]]) -> list[bool]:
     """Per matched tile, whether the reading puts it in the wrong place: on the board where the
     truth has it loose or the other way round, or in another cell. Each side picks its own
     lattice frame, so the truth's cells are first carried into the reading's frame by the lattice
-    symmetry that the most tiles' corners agree on."""
+    symmetry that the most tiles' corners agree on (``nearest``: ``_nearest_corners`` per pair)."""
     votes: Counter[LatticeMap] = Counter()
-    for tile, match in pairs:
-        if tile["cell"] is not None and match["cell"] is not None:
-            votes.update(mapping for rotation in range(6) if (mapping := _frame_of(tile, match, rotation)))
+    for (tile, match), near in zip(pairs, nearest):
+        if tile["cell"] is not None and match["cell"] is not None and (mapping := _frame_of(tile, match, near)):
+            votes[mapping] += 1
     frame = votes.most_common(1)[0][0] if votes else None
     return [
         (tile["cell"] is None) != (match["cell"] is None)
@@ -106,18 +107,21 @@ def _misplaced(pairs: list[tuple[dict, dict]]) -> list[bool]:
     ]
 
 
-def _frame_of(tile: dict, match: dict, rotation: int) -> LatticeMap | None:
-    """The lattice symmetry turning by ``rotation`` that sends each of the truth tile's lattice
-    points onto the point of the reported corner lying there in the photo, if there is one."""
+def _frame_of(tile: dict, match: dict, nearest: list[int]) -> LatticeMap | None:
+    """The lattice symmetry that sends each of the truth tile's lattice points onto the point of
+    the reported corner lying there in the photo (``nearest``), if there is one."""
     truth_points = cell_corners(tuple(tile["cell"]))
     own_points = cell_corners(tuple(match["cell"]))
-    targets = [own_points[j] for j in _nearest_corners(tile, match)]
-    turned = LatticeMap(rotation).point(truth_points[0])
-    dm, dk = targets[0][0] - turned[0], targets[0][1] - turned[1]
-    if (dm + dk) % 2:
-        return None
-    mapping = LatticeMap(rotation, dm, dk)
-    return mapping if all(mapping.point(p) == q for p, q in zip(truth_points, targets)) else None
+    targets = [own_points[j] for j in nearest]
+    for rotation in range(6):
+        turned = LatticeMap(rotation).point(truth_points[0])
+        dm, dk = targets[0][0] - turned[0], targets[0][1] - turned[1]
+        if (dm + dk) % 2:
+            continue
+        mapping = LatticeMap(rotation, dm, dk)
+        if all(mapping.point(p) == q for p, q in zip(truth_points, targets)):
+            return mapping
+    return None
 
 
 def _points(placement: dict) -> tuple:

@@ -8,9 +8,9 @@ trusted only if it predicts the board's own tile size) then joins other glued gr
 tile lines up with its lattice (parts of the board an arm over it cuts off), and places, by their
 centres, tiles beside the board that glued to nothing: outlines that came out turned or cut,
 parts of the board cut off by a missed tile, tiles touching the board only at a point (they get
-a cell, so the engine can flag them). Tiles away from the board stay loose (cell None). Every lattice point is
-then put where the mean of the trusted tile corners at it lies, so the tiles meeting there
-average out the finder's corner errors.
+a cell, so the engine can flag them). Tiles away from the board stay loose (cell None). Every
+lattice point is then put where the mean of the trusted tile corners at it lies, so the tiles
+meeting there average out the finder's corner errors.
 """
 
 from __future__ import annotations
