@@ -36,8 +36,9 @@ def test_live_game_from_frames_or_video_matches_the_truth(short_game, source, tm
 
     # The game was stored: a second run continues it, and the same table commits nothing new.
     again = main(["live", "--source", str(folder / source), "--db", str(database), "--game", game["id"], "--json"])
-    continued = json.loads(capsys.readouterr().out.splitlines()[-1])
-    assert again == 0 and continued["events"] == game["events"]
+    captured = capsys.readouterr()
+    assert again == 0, captured.err  # once seen failing in CI with no output: keep what it said
+    assert json.loads(captured.out.splitlines()[-1])["events"] == game["events"]
 
 
 def test_live_bad_sources_and_scripts(tmp_path, capsys):
