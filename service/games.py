@@ -35,6 +35,12 @@ CREATE TABLE IF NOT EXISTS games (
 """
 
 
+def new_game_id() -> str:
+    """An unguessable id (128 random bits) in hex: it never starts with "-", which a command line
+    such as ``triominoes live --game ID`` would take for an option."""
+    return secrets.token_hex(16)
+
+
 class UnknownGame(KeyError):
     """No game has that id."""
 
@@ -201,7 +207,7 @@ class GameStore:
 
     def create(self, players: list[str], rules: str) -> GameSession:
         get_rules(rules)  # ValueError for an unknown preset
-        session = GameSession(secrets.token_urlsafe(18), Game(players, rules), time.time())
+        session = GameSession(new_game_id(), Game(players, rules), time.time())
         session.table = LiveTable(self.settings)
         self.save(session, created=True)
         return session
