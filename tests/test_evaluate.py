@@ -128,3 +128,17 @@ def test_a_tile_read_in_the_wrong_place_spoils_an_exact_board():
     # A tile loose in the truth and on the board in the reading is misplaced too.
     truth["tiles"][0]["cell"] = None
     assert compare(truth, {"tiles": tiles})["misplaced"] == 1
+
+
+def test_face_down_tiles_are_matched_apart_and_a_back_over_a_hidden_tile_is_not_extra():
+    def back(cx):
+        return {"corners": [[c["x"], c["y"]] for c in tile(cx, (0, 0, 0))["corners"]]}
+
+    truth = dict(copy.deepcopy(TRUTH), face_down=[back(900), back(1100)])
+    truth["tiles"][2]["corners"][0]["hidden"] = True  # a hand over it: the reader may call it a back
+    reading = {"tiles": copy.deepcopy(TRUTH["tiles"][:2]), "face_down": [back(905), back(500), back(1400)]}
+    row = compare(truth, reading)
+    assert (row["face_down"], row["face_down_found"], row["face_down_extra"]) == (2, 1, 1)
+    assert row["exact"] == 1  # backs are figures of their own, not part of the board
+    figures = summarise([row])
+    assert figures["face_down_recall"] == 0.5 and figures["face_down_precision"] == 0.5

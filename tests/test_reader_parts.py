@@ -10,7 +10,15 @@ from engine.simulate import random_board
 from models.finder_data import core_map
 from vision.find import RegionMoments, clockwise, outlines_from_cores, split_merged, triangularity
 from vision.lattice import fit_lattice
-from vision.reader import _blank_and_loose, _face_down, _readable, _sized_like_the_board, frame_map, last_placement
+from vision.reader import (
+    _blank_and_loose,
+    _face_down,
+    _like_the_read_tiles,
+    _readable,
+    _sized_like_the_board,
+    frame_map,
+    last_placement,
+)
 from vision.records import ReadTile
 
 ANGLES = -np.pi / 2 + np.array([0, 2 * np.pi / 3, 4 * np.pi / 3])
@@ -237,6 +245,28 @@ def test_outlines_that_cannot_be_tiles_for_their_size_are_dropped():
     assert list(keep[len(on_board) :]) == [False, True, False]  # a speck, a loose tile, a cup
     few = np.array(on_board[:3] + far)  # too small a board to size anything by: all stay
     assert _sized_like_the_board(few, fit_lattice(few)).all()
+
+
+def test_backs_and_unread_outlines_must_look_like_tiles_beside_the_tiles_read():
+    side = 40.0
+    board = random_board(5, 12)
+    on_board = [
+        np.array([np.array(point_xy(p)) * side + (400, 300) for p in cell_corners(placed.cell)])
+        for placed in board.placements
+    ]
+    inside_a_tile = _triangle(on_board[0].mean(0) + 2, side * 0.8)
+    backs = (_triangle((80, 80), side), _triangle((700, 80), 1.75 * side), inside_a_tile, _triangle((80, 500), 30, 0.3))
+    read = np.array(on_board)
+    fit = fit_lattice(np.concatenate([read, np.array(backs)]))
+    kept = _like_the_read_tiles(backs, read, fit)
+    assert [any(k is b for k in kept) for b in backs] == [True, False, False, True]  # 1.75x passes the reading's 2x
+
+    # Two loose tiles read and no board: their size sizes the backs.
+    loose = np.array([_triangle((100, 100), side), _triangle((300, 120), side, 0.5)])
+    few_backs = (_triangle((200, 300), side * 1.1, 0.2), _triangle((500, 300), 12))
+    lone_fit = fit_lattice(np.concatenate([loose, np.array(few_backs)]))
+    assert _like_the_read_tiles(few_backs, loose, lone_fit) == few_backs[:1]
+    assert _like_the_read_tiles(few_backs, loose[:0], lone_fit) == few_backs  # nothing read: nothing to go by
 
 
 def _corner_probabilities(*numbers: int, sure: float = 0.9) -> np.ndarray:

@@ -2,7 +2,7 @@
 
 Both sides use the reading shape of CONTRACT.md. Face-up tiles are matched by their centres
 (closer than 0.3 of a side); matched tiles compare their corners by position, and their cells
-once the two lattice frames are matched.
+once the two lattice frames are matched. Face-down tiles are matched the same way, apart.
 """
 
 from __future__ import annotations
@@ -20,17 +20,18 @@ from models.metrics import SIDE_BINS
 
 COLUMNS = [
     "image", "tiles", "found", "missed", "extra", "wrong_corners", "misplaced", "exact", "wrong_tiles",
-    "score_right", "ms", "tile_side_px",
+    "score_right", "face_down", "face_down_found", "face_down_extra", "ms", "tile_side_px",
 ]  # fmt: skip
 
 
 def _corners(tile: dict) -> np.ndarray:
-    return np.array([[c["x"], c["y"]] for c in tile["corners"]], np.float64)
+    """A face-up tile's corners (``{"x", "y", ...}`` each) or a face-down one's (``[x, y]``)."""
+    return np.array([[c["x"], c["y"]] if isinstance(c, dict) else c for c in tile["corners"]], np.float64)
 
 
 def _take_match(tile: dict, got: list[dict], free: list[int]) -> dict | None:
-    """The reported tile (among ``free``, which loses it) whose centre is nearest the truth
-    tile's, if closer than 0.3 of a side."""
+    """The reported tile or back (among ``free``, which loses it) whose centre is nearest the
+    truth tile's, if closer than 0.3 of a side."""
     corners = _corners(tile)
     side = float(np.linalg.norm(corners[0] - corners[1]))
     if not free:
@@ -45,7 +46,9 @@ def compare(truth: dict, reading: dict) -> dict:
 
     A tile with a corner hidden (under a hand) cannot be read whole: it is neither wanted nor,
     when the reader reports it anyway, invented. Only tiles reported with numbers count: an
-    outline the reader left unread is neither a found tile nor an extra one."""
+    outline the reader left unread is neither a found tile nor an extra one. Face-down tiles
+    are counted in their own columns; a back reported over a partly hidden tile (a hand) is
+    not an extra one."""
     wanted = [t for t in truth["tiles"] if not any(c.get("hidden") for c in t["corners"])]
     partly_hidden = [t for t in truth["tiles"] if any(c.get("hidden") for c in t["corners"])]
     got = list(reading.get("tiles", []))
@@ -64,6 +67,11 @@ def compare(truth: dict, reading: dict) -> dict:
     for tile in partly_hidden:
         _take_match(tile, got, free)
     extra = len(free)
+    backs = list(reading.get("face_down", []))
+    free_backs = list(range(len(backs)))
+    backs_found = sum(_take_match(back, backs, free_backs) is not None for back in truth.get("face_down", []))
+    for tile in partly_hidden:
+        _take_match(tile, backs, free_backs)
     score_right = ""
     if truth.get("last_placement") and "last_placement" in reading and reading.get("previous"):
         mine, theirs = reading["last_placement"], truth["last_placement"]
@@ -79,6 +87,9 @@ def compare(truth: dict, reading: dict) -> dict:
         "exact": int(missed == 0 and extra == 0 and wrong_corners == 0 and not any(misplaced)),
         "wrong_tiles": wrong_tiles + missed + extra,
         "score_right": score_right,
+        "face_down": len(truth.get("face_down", [])),
+        "face_down_found": backs_found,
+        "face_down_extra": len(free_backs),
         "ms": round(reading.get("timing_ms", {}).get("total", 0.0), 1),
         "tile_side_px": truth.get("studio", {}).get("tile_side_px", ""),
     }
@@ -151,6 +162,9 @@ def _figures(rows: list[dict]) -> dict:
     found = sum(r["found"] for r in rows)
     extra = sum(r["extra"] for r in rows)
     scored = [r["score_right"] for r in rows if r["score_right"] != ""]
+    backs = sum(r["face_down"] for r in rows)
+    backs_found = sum(r["face_down_found"] for r in rows)
+    backs_reported = backs_found + sum(r["face_down_extra"] for r in rows)
     times = [r["ms"] for r in rows]
     return {
         "photos": len(rows),
@@ -160,6 +174,8 @@ def _figures(rows: list[dict]) -> dict:
         "exact_boards": float(np.mean([r["exact"] for r in rows])) if rows else 0.0,
         "at_most_one_wrong_tile": float(np.mean([r["wrong_tiles"] <= 1 for r in rows])) if rows else 0.0,
         "placements_scored_right": float(np.mean(scored)) if scored else None,
+        "face_down_recall": backs_found / backs if backs else 1.0,
+        "face_down_precision": backs_found / backs_reported if backs_reported else 1.0,
         "p50_ms": float(np.percentile(times, 50)) if times else 0.0,
         "p95_ms": float(np.percentile(times, 95)) if times else 0.0,
     }

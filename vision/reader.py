@@ -39,6 +39,8 @@ MISSED_NONE_BELOW = 0.25  # an empty cell beside the board holds a missed tile w
 MISSED_NUMBER_ABOVE = 0.6  # ... this surely, and every corner reads one number this surely
 SIZE_TOLERANCE = 2.0  # a tile away from the board may look this much smaller or larger than expected
 SIZING_BOARD = 6  # joined tiles needed before the board's plane sizes the other tiles
+SIZING_READ_TILES = 2  # else, tiles read needed before their size sizes backs and unread outlines
+BACK_SIZE_TOLERANCE = 1.5  # a back or unread outline may look this much smaller or larger than expected
 READ_LOOSE_AT_LEAST = 0.5  # a loose tile whose least sure number is read less surely than this is unread
 
 
@@ -112,6 +114,9 @@ class Reader:
         readable = [_readable(t) for t in read]
         tiles = tuple(t for t, ok in zip(read, readable) if ok)
         unread = tuple(t.corners for t, ok in zip(read, readable) if not ok)
+        read_outlines = np.array([t.corners for t in tiles]).reshape(-1, 3, 2)
+        face_down = _like_the_read_tiles(face_down, read_outlines, fit)
+        unread = _like_the_read_tiles(unread, read_outlines, fit)
         lap("decode")
         rules_used = replace(rules, max_number=max_number)
         board = Board(tuple(PlacedTile(t.cell, t.numbers) for t in tiles if t.cell is not None))
@@ -183,6 +188,35 @@ def _face_down(probabilities: np.ndarray, blank_and_loose: np.ndarray) -> np.nda
     unlike_numbers = 1 - probabilities[:, :, NO_NUMBER].mean(1) < FACE_DOWN_BELOW
     blank = blank_and_loose & ~unlike_numbers
     return unlike_numbers | (blank if blank.sum() > 1 else False)
+
+
+def _like_the_read_tiles(outlines: tuple[np.ndarray, ...], read: np.ndarray, fit: LatticeFit) -> tuple[np.ndarray, ...]:
+    """The outlines (backs, unread tiles) that could be tiles beside the tiles read: not centred
+    inside a read tile (a fragment of it: tiles lie side by side, not on top of each other) and
+    close to a tile's size there (a set's tiles are one size; table patterns cut into triangles
+    mostly are not). The size expected is the board's plane's where the board can show it, else
+    the read tiles' median. Nothing is read from these outlines, so the size check is tighter
+    than the one that decides which outlines are read at all."""
+    if not outlines or not len(read):
+        return outlines
+    candidates = np.array(outlines)
+    centres = candidates.mean(1)
+    keep = ~_inside_any(centres, read)
+    expected = fit.sides_at(centres) if fit.on_board.sum() >= SIZING_BOARD else None
+    if expected is None and len(read) >= SIZING_READ_TILES:
+        expected = np.median(edge_lengths(read).mean(1))
+    if expected is not None:
+        ratio = edge_lengths(candidates).mean(1) / expected
+        keep &= (ratio > 1 / BACK_SIZE_TOLERANCE) & (ratio < BACK_SIZE_TOLERANCE)
+    return tuple(o for o, k in zip(outlines, keep) if k)
+
+
+def _inside_any(points: np.ndarray, triangles: np.ndarray) -> np.ndarray:
+    """(P,) whether each point lies inside any of the (T, 3, 2) triangles, of either winding."""
+    edges = np.roll(triangles, -1, axis=1) - triangles  # (T, 3, 2)
+    to_point = points[:, None, None, :] - triangles[None]  # (P, T, 3, 2)
+    cross = edges[None, :, :, 0] * to_point[..., 1] - edges[None, :, :, 1] * to_point[..., 0]
+    return ((cross > 0).all(2) | (cross < 0).all(2)).any(1)
 
 
 def _sized_like_the_board(outlines: np.ndarray, fit: LatticeFit) -> np.ndarray:
