@@ -1,7 +1,8 @@
 """The corner classifier's network (torch; only training and export import this module).
 
-Two convolutions at full resolution (small tiles' numbers are a few pixels tall), then
-depthwise-separable convolutions with pooling: about 1.3 M multiply-adds per corner, so a frame's
+Colour crops in (a wooden set's pips differ by colour as well as by count). Two convolutions
+at full resolution (small tiles' numbers are a few pixels tall), then
+depthwise-separable convolutions with pooling: about 1.6 M multiply-adds per corner, so a frame's
 168 corners classify in a few milliseconds.
 """
 
@@ -25,12 +26,12 @@ def _separable(channels_in: int, channels_out: int) -> nn.Sequential:
 
 
 class CornerNet(nn.Module):
-    """32x32 grey crop (uint8 as float 0..255) -> logits over 0..6 and "no number"."""
+    """32x32 BGR crop (uint8 as float 0..255, channels first) -> logits over 0..6 and "no number"."""
 
     def __init__(self, width: int = 16) -> None:
         super().__init__()
         self.features = nn.Sequential(
-            nn.Conv2d(1, width, 3, padding=1, bias=False),
+            nn.Conv2d(3, width, 3, padding=1, bias=False),
             nn.BatchNorm2d(width),
             nn.ReLU(inplace=True),
             _separable(width, width),  # a second look at full size: small numbers are a few pixels
@@ -47,10 +48,11 @@ class CornerNet(nn.Module):
         self.head = nn.Sequential(nn.Dropout(0.1), nn.Linear(8 * width, CLASS_COUNT))
 
     def forward(self, crops: torch.Tensor) -> torch.Tensor:
-        # Normalise each crop's brightness and contrast inside the graph, so ONNX users pass raw pixels.
+        # Normalise each crop's brightness and contrast inside the graph, so ONNX users pass raw
+        # pixels; over all three channels at once, so that the crop's colours keep their balance.
         x = crops.float()
-        mean = x.mean(dim=(2, 3), keepdim=True)
-        std = x.std(dim=(2, 3), keepdim=True) + 8.0
+        mean = x.mean(dim=(1, 2, 3), keepdim=True)
+        std = x.std(dim=(1, 2, 3), keepdim=True) + 8.0
         return self.head(self.features((x - mean) / std))
 
 

@@ -28,12 +28,25 @@ GEOMETRY_SCALE = 0.12  # extra zoom in or out (fraction)
 GEOMETRY_SHIFT = 0.1  # extra shift, standard deviation in crop half-widths (0.1: 1.6 px, 5% of a side)
 
 
+GREY_SHARE = 0.25  # crops shown without colour, so that shapes alone are read too
+SWAPPED_HUES = 0.2  # crops with their colour channels shuffled: no set's colours are relied on
+
+
 def augment(batch: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
-    """Photo-level variety beyond the studio's (contrast, brightness, blur, noise) and the reader's
-    own geometry errors: its corners miss the true tips by several percent of a side, so each
-    crop is shifted, scaled and turned a little more than the studio's jitter does."""
+    """Photo-level variety beyond the studio's (light colour, contrast, brightness, blur, noise)
+    and the reader's own geometry errors: its corners miss the true tips by several percent of a
+    side, so each crop is shifted, scaled and turned a little more than the studio's jitter does.
+    Colour helps (a wooden set's pips are coloured by count) but must not be needed: some crops
+    lose it, and some have their hues swapped, as another edition's colours would be."""
     n = len(batch)
     x = batch.float()
+    swap = torch.rand(n, generator=generator) < SWAPPED_HUES
+    if swap.any():
+        orders = torch.stack([torch.randperm(3, generator=generator) for _ in range(int(swap.sum()))])
+        x[swap] = torch.gather(x[swap], 1, orders[:, :, None, None].expand(-1, -1, *x.shape[2:]))
+    x = x * torch.empty(n, 3, 1, 1).uniform_(0.8, 1.2, generator=generator)  # the light's colour
+    grey = (torch.rand(n, 1, 1, 1, generator=generator) < GREY_SHARE).float()
+    x = grey * x.mean(1, keepdim=True) + (1 - grey) * x
     contrast = torch.empty(n, 1, 1, 1).uniform_(0.5, 1.4, generator=generator)
     bright = torch.empty(n, 1, 1, 1).uniform_(-40, 40, generator=generator)
     x = (x - 128) * contrast + 128 + bright
@@ -84,9 +97,9 @@ def train(
     generator = torch.Generator().manual_seed(seed)
     train_set = load_crops("train", train_images, report, large_set=TRAIN_LARGE_SET)
     val_set = load_crops("val", val_images, report)
-    x_train = torch.from_numpy(train_set["crops"][:, None])
+    x_train = torch.from_numpy(train_set["crops"])
     y_train = torch.from_numpy(train_set["labels"].astype(np.int64))
-    x_val = torch.from_numpy(val_set["crops"][:, None])
+    x_val = torch.from_numpy(val_set["crops"])
     y_val = torch.from_numpy(val_set["labels"].astype(np.int64))
     # Network and batches in channels-last layout run the convolutions about twice as fast on the
     # CPU (so training fits in 30 minutes); the exported graph does not depend on the layout.
@@ -134,7 +147,7 @@ def predict_logits(net: nn.Module, crops: torch.Tensor, batch_size: int = 2048) 
 
 def export(model: nn.Module, out: Path) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
-    example = torch.zeros(2, 1, 32, 32, dtype=torch.uint8)
+    example = torch.zeros(2, 3, 32, 32, dtype=torch.uint8)
     torch.onnx.export(
         model,
         (example,),

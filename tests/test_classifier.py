@@ -54,11 +54,13 @@ def test_reads_most_fixture_crops(classifier, fixture_crops):
 
 
 def test_bad_batches(classifier):
-    assert classifier.predict(np.zeros((0, 32, 32), np.uint8)).shape == (0, CLASS_COUNT)
-    with pytest.raises(ValueError, match=r"\(N, 32, 32\)"):
-        classifier.predict(np.zeros((4, 28, 28), np.uint8))
+    assert classifier.predict(np.zeros((0, 3, 32, 32), np.uint8)).shape == (0, CLASS_COUNT)
+    with pytest.raises(ValueError, match=r"\(N, 3, 32, 32\)"):
+        classifier.predict(np.zeros((4, 3, 28, 28), np.uint8))
+    with pytest.raises(ValueError, match=r"\(N, 3, 32, 32\)"):
+        classifier.predict(np.zeros((4, 32, 32), np.uint8))  # grey crops: the model reads colour
     with pytest.raises(ValueError, match="uint8"):
-        classifier.predict(np.zeros((4, 32, 32), np.float32))
+        classifier.predict(np.zeros((4, 3, 32, 32), np.float32))
     with pytest.raises(FileNotFoundError, match="triominoes train"):
         CornerClassifier("/no/such/model.onnx")
 
@@ -73,7 +75,7 @@ def test_onnx_and_torch_agree(classifier, fixture_crops):
     model.eval()
     crops, _ = fixture_crops
     with torch.no_grad():
-        expected = model(torch.from_numpy(crops[:, None])).numpy()
+        expected = model(torch.from_numpy(crops)).numpy()
     assert np.allclose(classifier.predict(crops), expected, atol=1e-4)
 
 
@@ -85,3 +87,14 @@ def test_calibration_error_and_confusion():
     assert expected_calibration_error(wrong, labels) == pytest.approx(0.25)
     matrix = confusion(wrong.argmax(1), labels)
     assert matrix[0, 1] == 1 and matrix[1, 1] == 2 and matrix.sum() == 4
+
+
+def test_training_augmentation_keeps_crops_valid_and_repeats_with_its_seed(fixture_crops):
+    torch = pytest.importorskip("torch")
+    from models.train import augment
+
+    crops = torch.from_numpy(fixture_crops[0])
+    first = augment(crops, torch.Generator().manual_seed(3))
+    assert first.shape == crops.shape and first.min() >= 0 and first.max() <= 255
+    assert torch.equal(first, augment(crops, torch.Generator().manual_seed(3)))
+    assert not torch.equal(first, augment(crops, torch.Generator().manual_seed(4)))

@@ -89,7 +89,7 @@ def test_drawn_numbers_match_the_truth_values():
         scene = clean(sample_scene(seed, styles=["ivory"], n_tiles=40, size=(1280, 960)))
         rendered = render(scene)
         # The middle of each crop, where the number is, with brightness and contrast normalised.
-        cut = corner_crops(rendered.image, triangles(rendered.truth))[:, 4:24, 6:26].astype(np.float32)
+        cut = corner_crops(rendered.image, triangles(rendered.truth))[:, :, 4:24, 6:26].astype(np.float32)
         cut = cut.reshape(len(cut), -1)
         features = (cut - cut.mean(1, keepdims=True)) / (cut.std(1, keepdims=True) + 1e-6)
         # One font and tile size per scene, so compare within each scene only.
@@ -153,7 +153,7 @@ def test_the_share_of_large_set_scenes_can_be_raised_for_training():
 
 def test_crops_have_labels_for_every_class_kind():
     crops, labels, style, side = crops_for_seed(RenderJob(4))
-    assert crops.shape == (len(labels), 32, 32) and crops.dtype == np.uint8
+    assert crops.shape == (len(labels), 3, 32, 32) and crops.dtype == np.uint8
     assert set(labels.tolist()) <= set(range(NO_NUMBER + 1))
     assert NO_NUMBER in labels and (labels < NO_NUMBER).sum() > 0
     assert 0 <= style < len(STYLES) and 25 <= side <= 200

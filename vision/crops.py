@@ -1,4 +1,4 @@
-"""Upright crops of tile corners: the classifier's input.
+"""Upright colour crops of tile corners: the classifier's input.
 
 For each corner the crop is cut by the affine map that sends the tile's three corners to a
 canonical equilateral triangle standing on that corner. The number there (whose top points to the
@@ -22,15 +22,17 @@ _TIP = np.array([CROP_PX / 2, CROP_PX / 2 + NUMBER_ALONG * SIDE_IN_CROP / math.s
 CANONICAL = np.stack([_TIP, _TIP + (-SIDE_IN_CROP / 2, -_RISE), _TIP + (SIDE_IN_CROP / 2, -_RISE)]).astype(np.float32)
 
 
-def to_grey(image: np.ndarray) -> np.ndarray:
+def to_colour(image: np.ndarray) -> np.ndarray:
+    """BGR pixels of a colour or grey photo."""
     if image.ndim == 2:
-        return image
-    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    return image
 
 
 def corner_crops(image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
-    """One ``CROP_PX`` square grey crop per corner: (N, 3, 2) clockwise pixel corners ->
-    (N * 3, CROP_PX, CROP_PX) uint8, corner ``3 * t + i`` for corner ``i`` of tile ``t``."""
+    """One ``CROP_PX`` square BGR crop per corner: (N, 3, 2) clockwise pixel corners ->
+    (N * 3, 3, CROP_PX, CROP_PX) uint8, channels first, corner ``3 * t + i`` for corner ``i`` of
+    tile ``t``. Colour is kept: a wooden set's pips are told apart by colour as much as by count."""
     triangles = np.asarray(triangles, np.float64).reshape(-1, 3, 2)
     # Corner i of each tile first, then the next two clockwise: (N * 3, 3, 2).
     sources = triangles[:, (np.arange(3)[:, None] + np.arange(3)) % 3].reshape(-1, 3, 2)
@@ -38,8 +40,10 @@ def corner_crops(image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
     # [x y 1] @ M.T = canonical, for the three corners.
     homogeneous = np.concatenate([sources, np.ones((len(sources), 3, 1))], axis=2)
     maps = np.linalg.solve(homogeneous, np.broadcast_to(CANONICAL, sources.shape)).transpose(0, 2, 1)
-    grey = to_grey(image)
-    crops = np.empty((len(sources), CROP_PX, CROP_PX), np.uint8)
+    colour = to_colour(image)
+    crops = np.empty((len(sources), CROP_PX, CROP_PX, 3), np.uint8)
     for k, M in enumerate(maps):
-        crops[k] = cv2.warpAffine(grey, M, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return crops
+        crops[k] = cv2.warpAffine(
+            colour, M, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+    return crops.transpose(0, 3, 1, 2).copy()
