@@ -231,13 +231,17 @@ def _triangle(centre, side: float, turn: float = 0.0) -> np.ndarray:
     return clockwise(np.asarray(centre, float) + side / np.sqrt(3) * np.column_stack([np.cos(angles), np.sin(angles)]))
 
 
+def _photographed_board(side: float) -> list[np.ndarray]:
+    """The outlines of a 12-tile random board seen from straight above, ``side`` pixels a tile."""
+    return [
+        np.array([np.array(point_xy(p)) * side + (400, 300) for p in cell_corners(placed.cell)])
+        for placed in random_board(5, 12).placements
+    ]
+
+
 def test_outlines_that_cannot_be_tiles_for_their_size_are_dropped():
     side = 40.0
-    board = random_board(5, 12)
-    on_board = [
-        np.array([np.array(point_xy(p)) * side + (400, 300) for p in cell_corners(placed.cell)])
-        for placed in board.placements
-    ]
+    on_board = _photographed_board(side)
     far = [_triangle((80, 80), 8), _triangle((700, 80), side, 0.4), _triangle((80, 500), 3 * side, 1.0)]
     outlines = np.array(on_board + far)
     keep = _sized_like_the_board(outlines, fit_lattice(outlines))
@@ -249,11 +253,7 @@ def test_outlines_that_cannot_be_tiles_for_their_size_are_dropped():
 
 def test_backs_and_unread_outlines_must_look_like_tiles_beside_the_tiles_read():
     side = 40.0
-    board = random_board(5, 12)
-    on_board = [
-        np.array([np.array(point_xy(p)) * side + (400, 300) for p in cell_corners(placed.cell)])
-        for placed in board.placements
-    ]
+    on_board = _photographed_board(side)
     inside_a_tile = _triangle(on_board[0].mean(0) + 2, side * 0.8)
     backs = (_triangle((80, 80), side), _triangle((700, 80), 1.75 * side), inside_a_tile, _triangle((80, 500), 30, 0.3))
     read = np.array(on_board)

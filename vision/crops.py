@@ -46,4 +46,4 @@ def corner_crops(image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
         crops[k] = cv2.warpAffine(
             colour, M, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
         )
-    return crops.transpose(0, 3, 1, 2).copy()
+    return crops.transpose(0, 3, 1, 2)

@@ -200,14 +200,12 @@ def _like_the_read_tiles(outlines: tuple[np.ndarray, ...], read: np.ndarray, fit
     if not outlines or not len(read):
         return outlines
     candidates = np.array(outlines)
-    centres = candidates.mean(1)
-    keep = ~_inside_any(centres, read)
-    expected = fit.sides_at(centres) if fit.on_board.sum() >= SIZING_BOARD else None
+    keep = ~_inside_any(candidates.mean(1), read)
+    expected = _board_sides(candidates, fit)
     if expected is None and len(read) >= SIZING_READ_TILES:
         expected = np.median(edge_lengths(read).mean(1))
     if expected is not None:
-        ratio = edge_lengths(candidates).mean(1) / expected
-        keep &= (ratio > 1 / BACK_SIZE_TOLERANCE) & (ratio < BACK_SIZE_TOLERANCE)
+        keep &= _about_the_size(candidates, expected, BACK_SIZE_TOLERANCE)
     return tuple(o for o, k in zip(outlines, keep) if k)
 
 
@@ -223,13 +221,22 @@ def _sized_like_the_board(outlines: np.ndarray, fit: LatticeFit) -> np.ndarray:
     """Which outlines could be tiles: all tiles of a set are one size on the table, so away from
     the board an outline far smaller or larger than a tile would be there (table patterns,
     cups, racks) is dropped. Without a board large enough to show its plane, every outline stays."""
-    on_board = fit.on_board
-    expected = fit.sides_at(outlines.mean(1)) if on_board.sum() >= SIZING_BOARD else None
+    expected = _board_sides(outlines, fit)
     if expected is None:
         return np.ones(len(outlines), bool)
-    sides = edge_lengths(outlines).mean(1)
-    ratio = sides / expected
-    return on_board | ((ratio > 1 / SIZE_TOLERANCE) & (ratio < SIZE_TOLERANCE))
+    return fit.on_board | _about_the_size(outlines, expected, SIZE_TOLERANCE)
+
+
+def _board_sides(outlines: np.ndarray, fit: LatticeFit) -> np.ndarray | None:
+    """The side a tile would show where each outline lies, by the board's plane; None without
+    a board large enough (``SIZING_BOARD``) to show it."""
+    return fit.sides_at(outlines.mean(1)) if fit.on_board.sum() >= SIZING_BOARD else None
+
+
+def _about_the_size(outlines: np.ndarray, expected, tolerance: float) -> np.ndarray:
+    """Which outlines' mean side lies within ``tolerance`` (a factor) of the ``expected`` side."""
+    ratio = edge_lengths(outlines).mean(1) / expected
+    return (ratio > 1 / tolerance) & (ratio < tolerance)
 
 
 def frame_map(previous: Board, current: Board) -> LatticeMap | None:
