@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import torch
 from torch import nn
+from torch.nn import functional
 
 
 def _conv(channels_in: int, channels_out: int, kernel: int = 3, stride: int = 1, dilation: int = 1) -> nn.Sequential:
@@ -17,6 +18,28 @@ def _conv(channels_in: int, channels_out: int, kernel: int = 3, stride: int = 1,
     )
 
 
+class _Join(nn.Module):
+    """A skip connection: a 1x1 convolution of [the coarse map upsampled 2x, the skip map] stacked
+    along channels, then batch norm and ReLU. It is computed as a 1x1 convolution of the coarse map
+    before upsampling plus one of the skip map: the same numbers, since a 1x1 convolution and
+    bilinear upsampling commute, but without the concatenation (on the CPU it took a quarter of the
+    network's time) and with the coarse map's convolution on a quarter of the pixels."""
+
+    def __init__(self, coarse: int, skip: int, channels_out: int) -> None:
+        super().__init__()
+        # Initialised as the one convolution over both that it stands for.
+        weight = nn.Conv2d(coarse + skip, channels_out, 1, bias=False).weight.detach()
+        self.from_coarse = nn.Parameter(weight[:, :coarse].clone())
+        self.from_skip = nn.Parameter(weight[:, coarse:].clone())
+        self.finish = nn.Sequential(nn.BatchNorm2d(channels_out), nn.ReLU(inplace=True))
+
+    def forward(self, coarse: torch.Tensor, skip: torch.Tensor) -> torch.Tensor:
+        up = functional.interpolate(
+            functional.conv2d(coarse, self.from_coarse), scale_factor=2.0, mode="bilinear", align_corners=False
+        )
+        return self.finish(up + functional.conv2d(skip, self.from_skip))
+
+
 class FinderNet(nn.Module):
     """(N, 3, H, W) uint8 BGR, H and W multiples of 8 -> (N, 1, H, W) probability of a tile core."""
 
@@ -26,9 +49,11 @@ class FinderNet(nn.Module):
         self.at_half = _conv(8, 16, stride=2)
         self.at_quarter = nn.Sequential(_conv(16, 32, stride=2), _conv(32, 32, dilation=2))
         self.at_eighth = nn.Sequential(_conv(32, 48, stride=2), _conv(48, 48, dilation=2), _conv(48, 48, dilation=4))
-        self.up_quarter = nn.Sequential(_conv(80, 32, kernel=1), _conv(32, 32))
-        self.up_half = _conv(48, 16, kernel=1)
-        self.up_full = nn.Sequential(_conv(24, 8, kernel=1), nn.Conv2d(8, 1, 1))
+        self.join_quarter = _Join(48, 32, 32)
+        self.up_quarter = _conv(32, 32)
+        self.join_half = _Join(32, 16, 16)
+        self.join_full = _Join(16, 8, 8)
+        self.core = nn.Conv2d(8, 1, 1)
 
     def forward(self, image: torch.Tensor) -> torch.Tensor:
         x = image.float() / 127.5 - 1.0
@@ -36,9 +61,6 @@ class FinderNet(nn.Module):
         half = self.at_half(full)
         quarter = self.at_quarter(half)
         eighth = self.at_eighth(quarter)
-        up = nn.functional.interpolate(eighth, scale_factor=2.0, mode="bilinear", align_corners=False)
-        up = self.up_quarter(torch.cat([up, quarter], 1))
-        up = nn.functional.interpolate(up, scale_factor=2.0, mode="bilinear", align_corners=False)
-        up = self.up_half(torch.cat([up, half], 1))
-        up = nn.functional.interpolate(up, scale_factor=2.0, mode="bilinear", align_corners=False)
-        return torch.sigmoid(self.up_full(torch.cat([up, full], 1)))
+        up = self.up_quarter(self.join_quarter(eighth, quarter))
+        up = self.join_half(up, half)
+        return torch.sigmoid(self.core(self.join_full(up, full)))

@@ -95,6 +95,17 @@ def train_finder(
         schedule.step()
         if (step + 1) % 500 == 0:
             log(f"step {step + 1}: loss {loss.item():.4f} ({time.perf_counter() - start:.0f} s)")
+    export(net, out)
+    growth = measure_core_growth(out)
+    log(
+        f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB) in {time.perf_counter() - start:.0f} s; "
+        f"cores drawn {growth:.3f} times too large (corrected at run time)"
+    )
+    return {"seconds": time.perf_counter() - start, "core_growth": growth}
+
+
+def export(net: FinderNet, out: Path) -> None:
+    """The network as ONNX for any photo size (batch norm folded into the convolutions)."""
     net.eval()
     out.parent.mkdir(parents=True, exist_ok=True)
     example = torch.zeros(1, 3, 480, 640, dtype=torch.uint8)
@@ -108,12 +119,6 @@ def train_finder(
         opset_version=17,
         dynamo=False,
     )
-    growth = measure_core_growth(out)
-    log(
-        f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB) in {time.perf_counter() - start:.0f} s; "
-        f"cores drawn {growth:.3f} times too large (corrected at run time)"
-    )
-    return {"seconds": time.perf_counter() - start, "core_growth": growth}
 
 
 def measure_core_growth(model: Path, photos: int = 40) -> float:
