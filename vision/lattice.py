@@ -5,7 +5,8 @@ triangles glued edge to edge. Walking that graph from one tile gives every joine
 in the lattice of RULES.md, with no global model of the camera: local gluing tolerates
 perspective, lens distortion and sloppy placement. A homography fitted to the glued corners (and
 trusted only if it predicts the board's own tile size) then joins other glued groups whose every
-tile lines up with its lattice (parts of the board an arm over it cuts off), and places, by their
+tile lines up with its lattice, or that fit one plane with the board as well as the board's own
+tiles do (parts of the board an arm over it cuts off), and places, by their
 centres, tiles beside the board that glued to nothing: outlines that came out turned or cut,
 parts of the board cut off by a missed tile, tiles touching the board only at a point (they get
 a cell, so the engine can flag them). Tiles away from the board stay loose (cell None). Every
@@ -29,6 +30,11 @@ from vision.find import edge_lengths
 CENTRE_OFFSET = 0.25  # a loose tile centred this close to a cell's centre (edge units) ...
 CENTRE_SIZE = 1.5  # ... and this close to a tile's size there (factor) lies in that cell
 APART_OFFSET = 0.15  # every tile of a group apart from the board centred this close to its cell joins it
+APART_MISFIT = 0.16  # else a group joins where its corners lie this close (sides) to one plane with the board ...
+APART_NOISE = 1.8  # ... and within this factor of the board's own corners' misfit to that plane ...
+APART_CLEARER = 0.8  # ... and closer by this factor than in any other placement near there ...
+APART_GROUP_AT_LEAST = 3  # ... when it has this many tiles ...
+APART_BOARD_AT_LEAST = 6  # ... and the board this many (fewer fit any plane)
 PLANE_SIZE_TOLERANCE = 1.3  # the board's plane must predict its median tile's side this closely (factor)
 JOIN_TOLERANCE = 0.3  # corners closer than this (tile sides) are one lattice point ...
 LOOSER_JOIN = 0.6  # ... or this, when at that tolerance ...
@@ -152,7 +158,10 @@ def fit_lattice(outlines: np.ndarray, join_tolerance: float = JOIN_TOLERANCE) ->
     if homography is not None and not _sizes_its_own_tiles(homography, outlines[[c is not None for c in cells]]):
         homography = None  # a board glued from misshapen outlines: its plane would misplace the rest
     if homography is not None:
-        for t, (cell, first_corner) in _place_apart_boards(outlines, components, glued, cells, homography).items():
+        board_tiles = {t: (cells[t], first[t]) for t in range(n) if cells[t] is not None}
+        for t, (cell, first_corner) in _place_apart_boards(
+            outlines, components, glued, board_tiles, homography, side
+        ).items():
             cells[t], first[t] = cell, first_corner
         for t, cell in _place_by_centre(outlines, cells, homography).items():
             cells[t] = cell
@@ -197,31 +206,107 @@ def _walk(start: int, cell: Cell, first: int, glued: list, taken: set[Cell]) -> 
 
 
 def _place_apart_boards(
-    outlines: np.ndarray, components: list[list[int]], glued: list, cells: list[Cell | None], homography: np.ndarray
+    outlines: np.ndarray,
+    components: list[list[int]],
+    glued: list,
+    board: dict[int, tuple[Cell, int]],
+    homography: np.ndarray,
+    side: float,
 ) -> dict[int, tuple[Cell, int]]:
     """Other groups of glued tiles that line up with the board's lattice: parts of the board that
-    an arm or a hand over it cuts off from the rest. Each group is walked from the cell the plane
-    puts its best-glued tile in, and kept when its tiles land in free cells and every one of them
-    is centred there in the plane (tiles lying apart by chance do not line up, all of them)."""
-    occupied = {cell for cell in cells if cell is not None}
-    inverse = np.linalg.inv(homography)
+    an arm or a hand over it cuts off from the rest. A group joins where the board's plane puts
+    it when every one of its tiles is centred on its cell there (tiles lying apart by chance do
+    not line up, all of them). Across a wider gap the plane, extrapolated, may miss by a cell; a
+    larger group then joins in the placement near there where it and the board fit one plane
+    best, when they fit it closely and clearly better than in any other placement. Larger groups
+    are placed first."""
     placed: dict[int, tuple[Cell, int]] = {}
-    for component in components:
-        if len(component) < 2 or any(cells[t] is not None for t in component):
+    occupied = {cell for cell, _ in board.values()}
+    inverse = np.linalg.inv(homography)
+    for component in sorted(components, key=len, reverse=True):
+        if len(component) < 2 or any(t in board for t in component):
             continue
         start = max(component, key=lambda t: len(glued[t]))
         centre = cv2.perspectiveTransform(outlines[start].mean(0).reshape(1, 1, 2), inverse)[0, 0]
-        cell, _ = _nearest_cell(*centre)
-        if cell in occupied:
-            continue
-        walked = _walk(start, cell, _fit_first_corner(outlines[start], cell, homography)[0], glued, occupied)
-        tiles = list(walked)
-        centres = cv2.perspectiveTransform(outlines[tiles].mean(1).reshape(-1, 1, 2), inverse)[:, 0]
-        offsets = [np.linalg.norm(c - _cell_centre(walked[t][0])) for t, c in zip(tiles, centres)]
-        if len(walked) > 1 and max(offsets) < APART_OFFSET:
-            placed.update(walked)
-            occupied |= {cell for cell, _ in walked.values()}
+        nearest, _ = _nearest_cell(*centre)
+        chosen = None
+        if nearest not in occupied:
+            walked = _walk(start, nearest, _fit_first_corner(outlines[start], nearest, homography)[0], glued, occupied)
+            if len(walked) > 1 and _centred_on_cells(outlines, walked, inverse):
+                chosen = walked
+        if chosen is None and len(component) >= APART_GROUP_AT_LEAST and len(board) >= APART_BOARD_AT_LEAST:
+            chosen = _fitting_one_plane(outlines, start, centre, glued, {**board, **placed}, occupied, homography, side)
+        if chosen:
+            placed.update(chosen)
+            occupied |= {cell for cell, _ in chosen.values()}
     return placed
+
+
+def _fitting_one_plane(
+    outlines: np.ndarray,
+    start: int,
+    centre: np.ndarray,
+    glued: list,
+    board: dict[int, tuple[Cell, int]],
+    occupied: set[Cell],
+    homography: np.ndarray,
+    side: float,
+) -> dict[int, tuple[Cell, int]] | None:
+    """The group of ``start`` walked from the cell near ``centre`` (plane) where it and the board
+    fit one plane best, when they fit it closely (``APART_MISFIT``, and nearly as well as the
+    board's own corners, ``APART_NOISE``) and clearly better than anywhere else (``APART_CLEARER``)."""
+    placements = []  # (the group's misfit, the board's, the group walked from that cell)
+    board_corners = _corner_pairs(outlines, board)
+    for cell in _cells_near(*centre):
+        if cell not in occupied:
+            walked = _walk(start, cell, _fit_first_corner(outlines[start], cell, homography)[0], glued, occupied)
+            if len(walked) > 1:
+                placements.append((*_one_plane_misfits(board_corners, _corner_pairs(outlines, walked)), walked))
+    if not placements:
+        return None
+    placements.sort(key=lambda p: p[0])
+    misfit, board_misfit, walked = placements[0]
+    clearly_best = len(placements) == 1 or misfit < APART_CLEARER * placements[1][0]
+    return walked if clearly_best and misfit < min(APART_MISFIT * side, APART_NOISE * board_misfit) else None
+
+
+def _centred_on_cells(outlines: np.ndarray, walked: dict[int, tuple[Cell, int]], inverse: np.ndarray) -> bool:
+    """Whether every walked tile's centre lies within ``APART_OFFSET`` of its cell's in the plane."""
+    tiles = list(walked)
+    centres = cv2.perspectiveTransform(outlines[tiles].mean(1).reshape(-1, 1, 2), inverse)[:, 0]
+    return all(np.linalg.norm(c - _cell_centre(walked[t][0])) < APART_OFFSET for t, c in zip(tiles, centres))
+
+
+def _cells_near(x: float, y: float) -> list[Cell]:
+    """The cells whose centres lie within one edge of a plane point (edge units)."""
+    row = math.floor(y / ROW_HEIGHT)
+    return [
+        (col, r)
+        for r in range(row - 1, row + 2)
+        for col in range(math.floor(2 * x) - 3, math.floor(2 * x) + 4)
+        if np.linalg.norm(_cell_centre((col, r)) - (x, y)) < 1.0
+    ]
+
+
+def _corner_pairs(outlines: np.ndarray, tiles: dict[int, tuple[Cell, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """(K, 2) lattice points (edge units) and (K, 2) image corners of the given tiles' corners."""
+    plane = [point_xy(point) for cell_first in tiles.values() for point in _points_of(*cell_first).values()]
+    image = [outlines[t, i] for t, cell_first in tiles.items() for i in _points_of(*cell_first)]
+    return np.array(plane, np.float64).reshape(-1, 2), np.array(image, np.float64).reshape(-1, 2)
+
+
+def _one_plane_misfits(
+    board: tuple[np.ndarray, np.ndarray], group: tuple[np.ndarray, np.ndarray]
+) -> tuple[float, float]:
+    """How far (pixels, median over corners) the group's corners and the board's (``_corner_pairs``)
+    lie from one plane fitted to them all."""
+    plane, image = np.concatenate([group[0], board[0]]), np.concatenate([group[1], board[1]])
+    homography, _ = cv2.findHomography(plane, image, 0)
+    if homography is None:
+        return math.inf, math.inf
+    misfits = np.linalg.norm(cv2.perspectiveTransform(plane.reshape(-1, 1, 2), homography)[:, 0] - image, axis=1)
+    in_group = len(group[0])
+    return float(np.median(misfits[:in_group])), float(np.median(misfits[in_group:]))
 
 
 def _points_of(cell: Cell, first: int) -> dict[int, Point]:
