@@ -269,6 +269,21 @@ def test_backs_and_unread_outlines_must_look_like_tiles_beside_the_tiles_read():
     assert _like_the_read_tiles(few_backs, loose[:0], lone_fit) == few_backs  # nothing read: nothing to go by
 
 
+def test_one_back_broken_into_fragments_is_one_back():
+    # A back's grain or glare can break its core into pieces, each a triangle of its own: of
+    # outlines over one another only the one closest to a tile's size stays. Backs side by side
+    # in a pile (edges a few pixels apart) all stay.
+    side = 40.0
+    read = np.array(_photographed_board(side))
+    whole = _triangle((100, 100), side)
+    fragments = (_triangle((100, 92), side * 0.7), _triangle((112, 104), side * 0.6, 0.5), whole)
+    cells = [np.array([point_xy(p) for p in cell_corners((col, 0))]) * side + (600, 100) for col in range(3)]
+    pile = tuple(c.mean(0) + 0.95 * (c - c.mean(0)) for c in cells)
+    fit = fit_lattice(np.concatenate([read, np.array(fragments + pile)]))
+    kept = _like_the_read_tiles(fragments + pile, read, fit)
+    assert len(kept) == 4 and kept[0] is whole and kept[1:] == pile
+
+
 def _corner_probabilities(*numbers: int, sure: float = 0.9) -> np.ndarray:
     """(3, 8) probabilities: each corner this number (7: none) with ``sure``, the rest spread."""
     p = np.full((3, 8), (1 - sure) / 7)

@@ -16,6 +16,7 @@ from collections.abc import Collection
 from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from engine.board import Board, PlacedTile, validate_board
@@ -41,6 +42,7 @@ SIZE_TOLERANCE = 2.0  # a tile away from the board may look this much smaller or
 SIZING_BOARD = 6  # joined tiles needed before the board's plane sizes the other tiles
 SIZING_READ_TILES = 2  # else, tiles read needed before their size sizes backs and unread outlines
 BACK_SIZE_TOLERANCE = 1.5  # a back or unread outline may look this much smaller or larger than expected
+SAME_TILE_OVERLAP = 0.1  # outlines (backs, unread) sharing this much of the smaller's area are one tile
 READ_LOOSE_AT_LEAST = 0.5  # a loose tile whose least sure number is read less surely than this is unread
 
 
@@ -197,16 +199,35 @@ def _like_the_read_tiles(outlines: tuple[np.ndarray, ...], read: np.ndarray, fit
     mostly are not). The size expected is the board's plane's where the board can show it, else
     the read tiles' median. Nothing is read from these outlines, so the size check is tighter
     than the one that decides which outlines are read at all."""
-    if not outlines or not len(read):
+    if not outlines:
         return outlines
     candidates = np.array(outlines)
-    keep = ~_inside_any(candidates.mean(1), read)
+    keep = ~_inside_any(candidates.mean(1), read) if len(read) else np.ones(len(candidates), bool)
     expected = _board_sides(candidates, fit)
     if expected is None and len(read) >= SIZING_READ_TILES:
         expected = np.median(edge_lengths(read).mean(1))
     if expected is not None:
         keep &= _about_the_size(candidates, expected, BACK_SIZE_TOLERANCE)
-    return tuple(o for o, k in zip(outlines, keep) if k)
+    # One outline per tile: of outlines overlapping one another (a back's grain or glare can
+    # break it into fragments), the one closest to a tile's size is kept, else the largest.
+    sides = edge_lengths(candidates).mean(1)
+    misfit = np.abs(np.log(sides / expected)) if expected is not None else -sides
+    centres = candidates.mean(1)
+    # Only outlines closer than the sum of their circumradii can overlap.
+    may_overlap = np.linalg.norm(centres[:, None] - centres[None], axis=2) < (sides[:, None] + sides[None]) / np.sqrt(3)
+    kept: list[int] = []
+    for i in sorted(np.flatnonzero(keep), key=lambda i: misfit[i]):
+        if all(_overlap(candidates[i], candidates[k]) < SAME_TILE_OVERLAP for k in kept if may_overlap[i, k]):
+            kept.append(i)
+    return tuple(outlines[i] for i in sorted(kept))
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """The area two triangles share, as a share of the smaller one's."""
+    a, b = a.astype(np.float32), b.astype(np.float32)
+    shared, _ = cv2.intersectConvexConvex(a, b)
+    smaller = min(abs(cv2.contourArea(a)), abs(cv2.contourArea(b)))
+    return shared / smaller if smaller > 0 else 1.0
 
 
 def _inside_any(points: np.ndarray, triangles: np.ndarray) -> np.ndarray:
