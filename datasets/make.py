@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.studio import LARGE_SET_SHARE, Rendered, render, sample_scene
+from datasets.studio import LARGE_SET_SHARE, Rendered, render, sample_scene, with_more_pixels
 from engine.board import Board
 from engine.game import Place
 from engine.simulate import simulate_game
@@ -38,6 +38,7 @@ class RenderJob:
     n_tiles: int | None = None
     size: tuple[int, int] | None = None
     large_set: float = LARGE_SET_SHARE  # the chance of a scene with the 0..6 set
+    more_pixels: float = 1.0  # the same view with this many times the pixels a side (studio.with_more_pixels)
 
 
 def encode_jpeg(image: np.ndarray, quality: int) -> bytes:
@@ -58,6 +59,8 @@ def _write(out: Path, name: str, rendered: Rendered, quality: int, masks: bool) 
 def make_image(job: RenderJob, out: Path) -> str:
     """Render one seed into ``out``: NAME.jpg and NAME.json (and the 'before' photo of a pair)."""
     scene = sample_scene(job.seed, list(job.styles) if job.styles else None, job.n_tiles, pair=job.pair, size=job.size)
+    if job.more_pixels != 1.0:
+        scene = with_more_pixels(scene, job.more_pixels)
     name = f"{job.seed:07d}"
     quality = scene.options["jpeg"]
     if job.pair:

@@ -262,6 +262,18 @@ def _sample_camera(rng: np.random.Generator, tiles: list[SceneTile], side: float
     return camera
 
 
+def with_more_pixels(scene: Scene, factor: float) -> Scene:
+    """The same view with ``factor`` times the pixels a side: a phone's 12-megapixel photo (factor
+    about 3) of what a webcam sees. Blur, shadows and clutter are sized by the tiles and scale with
+    them; the sensor's noise stays per pixel."""
+    camera = replace(
+        scene.camera,
+        K=scene.camera.K * np.array([[factor], [factor], [1.0]]),
+        size=(round(scene.camera.size[0] * factor), round(scene.camera.size[1] * factor)),
+    )
+    return replace(scene, camera=camera, side_px=scene.side_px * factor)
+
+
 @dataclass
 class Rendered:
     image: np.ndarray  # BGR uint8, after every camera effect but JPEG

@@ -187,6 +187,17 @@ def _working_size(pixels: int | None) -> int | None:
     return pixels
 
 
+def _more_pixels(text: str) -> float:
+    """--more-pixels: 1 to 4 (four times a 1920x1080 view is 33 MP, under the reader's 40 MP limit)."""
+    try:
+        factor = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 1.0 <= factor <= 4.0:
+        raise argparse.ArgumentTypeError(f"must be 1..4, not {text}")
+    return factor
+
+
 def _simulate(args: argparse.Namespace) -> int:
     from engine.boardfile import board_to_dict
     from engine.simulate import random_board
@@ -236,7 +247,8 @@ def _datasets(args: argparse.Namespace) -> int:
         for seed in progress(seeds, len(seeds), "sequences"):
             make.make_sequence(seed, out, args.styles, args.still_frames, args.max_events, args.rounds)
         return 0
-    jobs = [make.RenderJob(s, tuple(args.styles) if args.styles else None, args.pairs, args.masks) for s in seeds]
+    styles = tuple(args.styles) if args.styles else None
+    jobs = [make.RenderJob(s, styles, args.pairs, args.masks, more_pixels=args.more_pixels) for s in seeds]
     for _ in progress(make.run_jobs(make.make_image, jobs, out, workers=args.workers), len(jobs), "render"):
         pass
     return 0
@@ -427,6 +439,13 @@ def build_parser() -> argparse.ArgumentParser:
     data.add_argument("--max-events", type=int, default=None, help="sequence: stop after this many events")
     data.add_argument("--rounds", type=int, default=None, help="sequence: stop after this many rounds")
     data.add_argument("--masks", action="store_true", help="also NAME.mask.png with tile ids")
+    data.add_argument(
+        "--more-pixels",
+        type=_more_pixels,
+        default=1.0,
+        metavar="F",
+        help="render: the same views with F times the pixels a side (3: a phone's 12 MP photo of a webcam's view)",
+    )
     data.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
     data.set_defaults(run=_datasets)
 

@@ -8,7 +8,14 @@ from engine.lattice import LatticeMap, cell_corners, point_xy
 from engine.rules import get_rules
 from engine.simulate import random_board
 from models.finder_data import core_map
-from vision.find import RegionMoments, clockwise, outlines_from_cores, split_merged, triangularity
+from vision.find import (
+    RegionMoments,
+    TileFinder,
+    clockwise,
+    outlines_from_cores,
+    split_merged,
+    triangularity,
+)
 from vision.lattice import fit_lattice
 from vision.reader import (
     _blank_and_loose,
@@ -338,3 +345,40 @@ def test_a_loose_tile_read_unsurely_is_left_unread_but_a_board_tile_never_is():
     assert _readable(tile(None, 0.6))
     assert not _readable(tile(None, 0.3))
     assert _readable(tile((0, 0), 0.3))
+
+
+class _StandInFinder(TileFinder):
+    """A TileFinder whose network is replaced by the core maps of given tiles: ``seen_first``
+    at the first look, ``seen_closer`` at the closer one (a real network misses tiles far larger
+    or smaller than those it learnt). Records the size of each look in pixels."""
+
+    def __init__(self, photo: np.ndarray, seen_first: np.ndarray, seen_closer: np.ndarray) -> None:
+        self.working_size, self.core_growth, self.looks = 960, 1.0, []
+        self.photo, self.seen = photo, [seen_first, seen_closer]
+
+    def core_probability(self, image, scale=None):
+        height, width = image.shape[:2]
+        scale = scale or min(1.0, self.working_size / max(width, height))
+        # Where the part of the photo looked at starts (it is a view into the photo).
+        start = image.__array_interface__["data"][0] - self.photo.__array_interface__["data"][0]
+        top, left = divmod(start, self.photo.strides[0])
+        tiles = self.seen[len(self.looks)] - (left // self.photo.strides[1], top)
+        self.looks.append((round(width * scale), round(height * scale)))
+        return core_map(tiles, (round(height * scale), round(width * scale)), scale).astype(np.float32), scale
+
+
+def test_a_big_photo_is_looked_at_again_closer_and_keeps_the_large_tiles_of_the_first_look():
+    # A 4000x3000 photo: specks of table pattern (16 px) make its tiles look small, so the finder
+    # looks again, closer; a 400 px tile, beyond what the closer look can see, stays.
+    specks = np.array([_triangle((500 + 300 * k, 2500), 16) for k in range(9)])
+    large = _triangle((2000, 1200), 400)
+    photo = np.zeros((3000, 4000, 3), np.uint8)
+    finder = _StandInFinder(photo, np.concatenate([specks, large[None]]), specks)
+    outlines = finder.find(photo)
+    assert len(finder.looks) == 2
+    (first_width, first_height), (width, height) = finder.looks
+    assert width * height <= 2.02 * first_width * first_height  # the closer look costs at most twice the first
+    assert len(outlines) == 1 + len(specks)
+    centres = outlines.mean(1)
+    assert np.linalg.norm(centres - large.mean(0), axis=1).min() < 20
+    assert all(np.linalg.norm(centres - speck.mean(0), axis=1).min() < 3 for speck in specks)

@@ -8,7 +8,7 @@ import pytest
 
 from datasets.faces import STYLES
 from datasets.make import NO_NUMBER, RenderJob, crops_for_seed, make_image, make_sequence
-from datasets.studio import render, sample_scene
+from datasets.studio import render, sample_scene, with_more_pixels
 from engine.board import Board
 from engine.rules import get_rules
 from engine.scoring import judge_last
@@ -182,6 +182,7 @@ def test_sequence_frames_video_and_events(tmp_path):
         ["datasets", "render"],
         ["datasets", "crops", "--out", "/no/such/folder/c.npz"],
         ["datasets", "paint", "--out", "X"],
+        ["datasets", "render", "--out", "X", "--more-pixels", "9"],
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(args, capsys, tmp_path):
@@ -202,3 +203,12 @@ def test_sequence_runs_over_rounds(tmp_path):
     # After the settled round's last still frame, the second round starts on a cleared table.
     start = json.loads((folder / "frames" / f"{events[first_round - 1]['frame'] + 1:06d}.json").read_text())
     assert [t for t in start["tiles"] if t["cell"] is not None] == []
+
+
+def test_more_pixels_is_the_same_view_with_more_pixels():
+    scene = sample_scene(3, n_tiles=8, size=(640, 480))
+    phone = with_more_pixels(scene, 3.0)
+    corners = np.concatenate([np.column_stack([t.top, np.zeros(3)]) for t in scene.tiles])
+    assert phone.camera.size == (1920, 1440) and phone.side_px == pytest.approx(3 * scene.side_px)
+    assert np.allclose(phone.camera.project(corners), 3 * scene.camera.project(corners))
+    assert scene.camera.size == (640, 480)  # the scene itself is left as it was

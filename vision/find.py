@@ -31,6 +31,8 @@ CUT_ANGLES = np.radians(np.arange(0, 180, 10))
 IDENTITY = np.eye(2)
 ZOOM_TO_SIDE = 30.0  # small tiles are looked at again at a scale where they show this many pixels ...
 ZOOM_AT_LEAST = 1.4  # ... when that is at least this much closer than the first look
+SECOND_LOOK_COST = 2.0  # the closer look covers at most this many times the first look's pixels
+LARGEST_CLOSER = 90.0  # a tile the first look found this large (pixels at the closer scale) is kept from it
 
 
 class TileFinder:
@@ -60,21 +62,38 @@ class TileFinder:
         """Outlines of every tile (face up or down). The whole photo is looked at, at the working
         size; when its tiles came out small there and the photo has more pixels, the part of the
         photo holding them is looked at again, closer: the network learnt tiles from about 8
-        pixels up, but finds the smallest ones poorly."""
+        pixels up, but finds the smallest ones poorly. Tiles of the first look too large for the
+        network at the closer scale (a phone photo's, where specks of the table came out small
+        too) are kept from the first look."""
         core, scale = self.core_probability(image)
         outlines = outlines_from_cores(core, scale, self.core_growth)
         if not len(outlines):
             return outlines
         side = float(np.median(edge_lengths(outlines)))
         zoom = min(1.0, ZOOM_TO_SIDE / side)  # the scale at which the median tile shows ZOOM_TO_SIDE pixels
-        if zoom < ZOOM_AT_LEAST * scale:
-            return outlines
-        # Small tiles: look again, closer, where the tiles are (a margin of two tiles around them).
+        # Small tiles: look again, closer, where the tiles are (a margin of two tiles around them),
+        # at no more pixels than SECOND_LOOK_COST times the first look's (time grows with them).
         height, width = image.shape[:2]
         left, top = np.maximum(0, np.floor(outlines.min((0, 1)) - 2 * side)).astype(int)
         right, bottom = np.minimum([width, height], np.ceil(outlines.max((0, 1)) + 2 * side)).astype(int)
+        zoom = min(zoom, scale * np.sqrt(SECOND_LOOK_COST * width * height / ((right - left) * (bottom - top))))
+        if zoom < ZOOM_AT_LEAST * scale:
+            return outlines
         core, _ = self.core_probability(image[top:bottom, left:right], zoom)
-        return outlines_from_cores(core, zoom, self.core_growth) + (left, top)
+        closer = outlines_from_cores(core, zoom, self.core_growth) + (left, top)
+        # Tiles the first look found too large for the closer one to see (beyond the sizes the
+        # network learnt) stay, where the closer look found nothing inside them.
+        large = outlines[edge_lengths(outlines).mean(1) * zoom > LARGEST_CLOSER]
+        unseen = [not inside_any(closer.mean(1), triangle[None]).any() for triangle in large]
+        return np.concatenate([closer, large[unseen]])
+
+
+def inside_any(points: np.ndarray, triangles: np.ndarray) -> np.ndarray:
+    """(P,) whether each point lies inside any of the (T, 3, 2) triangles, of either winding."""
+    edges = np.roll(triangles, -1, axis=1) - triangles  # (T, 3, 2)
+    to_point = points[:, None, None, :] - triangles[None]  # (P, T, 3, 2)
+    cross = edges[None, :, :, 0] * to_point[..., 1] - edges[None, :, :, 1] * to_point[..., 0]
+    return ((cross > 0).all(2) | (cross < 0).all(2)).any(1)
 
 
 def edge_lengths(outlines: np.ndarray) -> np.ndarray:

@@ -29,7 +29,7 @@ from models.classifier import DEFAULT_MODEL, CornerClassifier
 from models.finder_data import READ_LONG_SIDE
 from vision.crops import corner_crops
 from vision.decode import decode
-from vision.find import DEFAULT_FINDER, TileFinder, edge_lengths
+from vision.find import DEFAULT_FINDER, TileFinder, edge_lengths, inside_any
 from vision.lattice import LatticeFit, fit_board
 from vision.records import Reading, ReadTile
 
@@ -202,7 +202,7 @@ def _like_the_read_tiles(outlines: tuple[np.ndarray, ...], read: np.ndarray, fit
     if not outlines:
         return outlines
     candidates = np.array(outlines)
-    keep = ~_inside_any(candidates.mean(1), read) if len(read) else np.ones(len(candidates), bool)
+    keep = ~inside_any(candidates.mean(1), read) if len(read) else np.ones(len(candidates), bool)
     expected = _board_sides(candidates, fit)
     if expected is None and len(read) >= SIZING_READ_TILES:
         expected = np.median(edge_lengths(read).mean(1))
@@ -228,14 +228,6 @@ def _overlap(a: np.ndarray, b: np.ndarray) -> float:
     shared, _ = cv2.intersectConvexConvex(a, b)
     smaller = min(abs(cv2.contourArea(a)), abs(cv2.contourArea(b)))
     return shared / smaller if smaller > 0 else 1.0
-
-
-def _inside_any(points: np.ndarray, triangles: np.ndarray) -> np.ndarray:
-    """(P,) whether each point lies inside any of the (T, 3, 2) triangles, of either winding."""
-    edges = np.roll(triangles, -1, axis=1) - triangles  # (T, 3, 2)
-    to_point = points[:, None, None, :] - triangles[None]  # (P, T, 3, 2)
-    cross = edges[None, :, :, 0] * to_point[..., 1] - edges[None, :, :, 1] * to_point[..., 0]
-    return ((cross > 0).all(2) | (cross < 0).all(2)).any(1)
 
 
 def _sized_like_the_board(outlines: np.ndarray, fit: LatticeFit) -> np.ndarray:
