@@ -23,6 +23,7 @@ from engine.tiles import canonical
 from models.classes import CLASS_COUNT, NO_NUMBER
 
 DEFAULT_PENALTY = math.log(1e4)
+TILE_MOVE_READINGS = 16  # a tile changing its three points at once tries its own likeliest readings
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class DecodedTile:
 @functools.cache
 def _readings(max_number: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every clockwise reading (a, b, c) of numbers 0..max_number, at index (a * n + b) * n + c
-    for n numbers (``_Chosen.renumber_point`` changes one digit by that rule); whether no set
+    for n numbers (``_Chosen.renumber`` changes digits by that rule); whether no set
     holds it (foreign); and the set tile it shows (rotations share one id; each foreign reading
     gets an id of its own)."""
     readings = np.array(list(itertools.product(range(max_number + 1), repeat=3)), np.int64)
@@ -89,26 +90,52 @@ def decode(
     for sharers in at_point.values():
         for t, i in sharers:
             partners[t][i] = [(u, j) for u, j in sharers if u != t]
-    # Most certain tiles (widest margin between their two best readings) choose first, each
-    # against the tiles already chosen; then sweeps let every tile reconsider against all others,
-    # and every shared lattice point its number for all the tiles there at once.
+    # The most certain tiles (widest margin between their two best readings) choose first, each
+    # against the tiles already chosen; sweeps then let every tile reconsider against all the
+    # others, and every shared lattice point its number for all the tiles there at once.
     top_two = np.sort(base, axis=1)[:, -2:]
     order = np.argsort(top_two[:, 0] - top_two[:, 1])
-    choice = np.full(len(cells), -1)
-    chosen = _Chosen(choice, readings, tile_of_reading, partners, penalty)
+    board_tiles = [t for t in order if cells[t] is not None]
+
+    def search(chosen: _Chosen, tile_moves: bool) -> _Chosen:
+        for _ in range(sweeps):
+            changed = False
+            for t in order:
+                best = int(chosen.scores(t, base[t]).argmax())
+                if best != chosen.choice[t]:
+                    chosen.set(t, best)
+                    changed = True
+            for sharers in shared_points:
+                changed |= chosen.renumber([sharers], np.arange(numbers)[:, None], base)
+            for t in [t for t in board_tiles if chosen.in_trouble(t, foreign)] if tile_moves else ():
+                likeliest = readings[np.argsort(-base[t])[:TILE_MOVE_READINGS]]
+                changed |= chosen.renumber([at_point[point] for point in cell_corners(cells[t])], likeliest, base)
+            if not changed:
+                return chosen
+        return chosen
+
+    greedy = _Chosen(np.full(len(cells), -1), readings, tile_of_reading, partners, penalty)
     for t in order:
-        chosen.set(t, int(chosen.scores(t, base[t]).argmax()))
-    for _ in range(sweeps):
-        changed = False
+        greedy.set(t, int(greedy.scores(t, base[t]).argmax()))
+    searches = [search(greedy, tile_moves=False)]
+    if any(greedy.in_trouble(t, foreign) for t in order):
+        # A constraint is still broken: search again, from every lattice point's consensus (the
+        # number its corners together find likeliest: it pools up to six corners' evidence), and
+        # let every board tile in trouble change its three points at once (two misread points of
+        # one tile cannot be mended one point at a time). The better of the two searches is kept.
+        consensus = _Chosen(np.full(len(cells), -1), readings, tile_of_reading, partners, penalty)
+        point_number = {
+            point: int(sum(log_p[t, i] for t, i in sharers).argmax()) for point, sharers in at_point.items()
+        }
         for t in order:
-            best = int(chosen.scores(t, base[t]).argmax())
-            if best != choice[t]:
-                chosen.set(t, best)
-                changed = True
-        for sharers in shared_points:
-            changed |= chosen.renumber_point(sharers, base)
-        if not changed:
-            break
+            if cells[t] is None:
+                consensus.set(t, int(consensus.scores(t, base[t]).argmax()))
+            else:
+                a, b, c = (point_number[point] for point in cell_corners(cells[t]))
+                consensus.set(t, (a * numbers + b) * numbers + c)
+        searches.append(search(consensus, tile_moves=True))
+    chosen = max(searches, key=lambda searched: searched.total(base, shared_points))
+    choice = chosen.choice
     decoded = []
     for t, cell in enumerate(cells):
         scores = chosen.scores(t, base[t])
@@ -158,26 +185,59 @@ class _Chosen:
             shown_by_others[self.tile_of_reading[self.choice[t]]] -= 1
         return base - self.penalty * (mismatches + (shown_by_others[self.tile_of_reading] > 0))
 
-    def renumber_point(self, sharers: list[tuple[int, int]], base: np.ndarray) -> bool:
-        """Give every corner at one lattice point the number that scores best, if that beats the
-        readings there now. A number misread at a point shared by several tiles cannot be undone
-        one tile at a time: each tile alone would then break with all its partners."""
-        tiles = [t for t, _ in sharers]
-        corners = np.array([i for _, i in sharers])
+    def likelihood(self, base: np.ndarray) -> float:
+        """The log-probability of the readings chosen, less the penalty for foreign ones."""
+        return float(base[np.arange(len(self.choice)), self.choice].sum())
+
+    def in_trouble(self, t: int, foreign: np.ndarray) -> bool:
+        """Whether tile ``t``'s reading is foreign, repeats another tile's, or disagrees with a
+        neighbour's at a shared point."""
+        reading = self.choice[t]
+        if foreign[reading] or self.shown[self.tile_of_reading[reading]] > 1:
+            return True
+        return any(
+            self.readings[self.choice[u], j] != self.readings[reading, i]
+            for i in range(3)
+            for u, j in self.partners[t][i]
+        )
+
+    def total(self, base: np.ndarray, shared_points: list[list[tuple[int, int]]]) -> float:
+        """The decoder's objective for the readings chosen: their log-probability less a penalty
+        for each foreign reading, each pair of corners disagreeing at a point, each repeat."""
+        disagreeing = sum(
+            _disagreeing_pairs(self.readings[self.choice[[t for t, _ in sharers]], [i for _, i in sharers]])
+            for sharers in shared_points
+        )
+        repeats = int(np.maximum(self.shown - 1, 0).sum())
+        return self.likelihood(base) - self.penalty * (disagreeing + repeats)
+
+    def renumber(self, points: list[list[tuple[int, int]]], candidates: np.ndarray, base: np.ndarray) -> bool:
+        """Give every corner at some lattice points (each point's (tile, corner) sharers) the
+        numbers of the best row of ``candidates`` (K, points), if that beats the readings there
+        now. A number misread at a point shared by several tiles cannot be undone one tile at a
+        time: each tile alone would then break with all its partners; nor, when a tile's
+        neighbours misread two of its points, one point at a time."""
+        tiles = sorted({t for sharers in points for t, _ in sharers})
+        column = {t: k for k, t in enumerate(tiles)}
         before = self.choice[tiles]
-        digits = self.readings[before, corners]
-        # Each tile's reading with this corner's digit replaced, for every number: (numbers, tiles).
-        after = before + (np.arange(self.numbers)[:, None] - digits) * self.numbers ** (2 - corners)
-        gains = base[tiles, after].sum(1) - base[tiles, before].sum() + self.penalty * _disagreeing_pairs(digits)
-        # Duplicates can fall by at most the repeated tiles here: a bound that skips most numbers.
+        # Each tile's reading with the digits at these points replaced, for every candidate: (K, tiles).
+        after = np.tile(before, (len(candidates), 1))
+        disagreeing = 0
+        for k, sharers in enumerate(points):
+            digits = self.readings[self.choice[[t for t, _ in sharers]], [i for _, i in sharers]]
+            disagreeing += _disagreeing_pairs(digits)
+            for (t, i), digit in zip(sharers, digits):
+                after[:, column[t]] += (candidates[:, k] - digit) * self.numbers ** (2 - i)
+        gains = base[tiles, after].sum(1) - base[tiles, before].sum() + self.penalty * disagreeing
+        # Duplicates can fall by at most the repeated tiles here: a bound that skips most candidates.
         repeated = int((self.shown[self.tile_of_reading[before]] > 1).sum())
         best_gain, best_after = 0.0, None
-        for number in np.argsort(-gains):
-            if gains[number] + self.penalty * repeated <= best_gain + 1e-9:
+        for k in np.argsort(-gains):
+            if gains[k] + self.penalty * repeated <= best_gain + 1e-9:
                 break
-            gain = gains[number] - self.penalty * self._duplicates_added(before, after[number])
+            gain = gains[k] - self.penalty * self._duplicates_added(before, after[k])
             if gain > best_gain + 1e-9:
-                best_gain, best_after = gain, after[number]
+                best_gain, best_after = gain, after[k]
         if best_after is None:
             return False
         for t, reading in zip(tiles, best_after):
