@@ -162,7 +162,9 @@ def _evaluate(args: argparse.Namespace) -> int:
         raise InputError(f"no such file: {predictions}")
     csv_path = Path(args.csv or folder / "evaluation.csv")
     try:
-        figures = evaluate(folder, predictions, csv_path, progress, _working_size(args.working_size))
+        figures = evaluate(
+            folder, predictions, csv_path, progress, _working_size(args.working_size), args.true_outlines
+        )
     except FileNotFoundError as error:
         raise InputError(str(error)) from None
     except (json.JSONDecodeError, KeyError) as error:
@@ -406,6 +408,11 @@ def build_parser() -> argparse.ArgumentParser:
     evaluation.add_argument("truth", help="a folder of truth files (from 'triominoes datasets render')")
     evaluation.add_argument("--pred", metavar="results.jsonl", help="readings to judge (default: read the photos now)")
     evaluation.add_argument("--csv", metavar="OUT.csv", help="where the rows go (default: TRUTH/evaluation.csv)")
+    evaluation.add_argument(
+        "--true-outlines",
+        action="store_true",
+        help="read only the truth's own tiles, at their true corners and cells (classifier and decoder alone)",
+    )
     evaluation.set_defaults(run=_evaluate)
 
     evaluation.add_argument("--working-size", type=int, metavar="PIXELS", help=size_help)

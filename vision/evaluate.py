@@ -191,10 +191,14 @@ def evaluate(
     csv_path: Path,
     report: Callable[[Iterable, int, str], Iterable] | None = None,
     working_size: int | None = None,
+    true_outlines: bool = False,
 ) -> dict:
-    """Rows for every truth file in ``folder`` (readings from ``predictions``, else read now)."""
+    """Rows for every truth file in ``folder`` (readings from ``predictions``, else read now;
+    ``true_outlines``: only the truth's own tiles read, at their true corners and cells)."""
     files = truth_files(folder)
-    if predictions is not None:
+    if true_outlines:
+        readings = _read_at_true_outlines(folder, files)
+    elif predictions is not None:
         by_name = {}
         for line in predictions.read_text().splitlines():
             reading = json.loads(line)
@@ -226,3 +230,28 @@ def _read_all(folder: Path, files: list[Path], working_size: int | None = None):
         reading = reader.read(load_image(image_path), previous=previous, path=str(image_path)).to_dict()
         reading["previous"] = previous is not None
         yield reading
+
+
+def _read_at_true_outlines(folder: Path, files: list[Path]):
+    """Each truth file's own tiles, at their true corners and cells, read by the classifier and
+    the decoder alone: the corner errors left when the finder and the lattice make none."""
+    from vision.crops import corner_crops
+    from vision.decode import decode
+    from vision.image_io import load_image
+    from vision.reader import Reader, highest_number
+    from vision.records import ReadTile
+
+    reader = Reader()
+    for file in files:
+        truth = json.loads(file.read_text())
+        tiles = [t for t in truth["tiles"] if not any(c.get("hidden") for c in t["corners"])]
+        if not tiles:
+            yield {"tiles": []}
+            continue
+        corners = np.array([_corners(t) for t in tiles])
+        cells = [tuple(t["cell"]) if t["cell"] is not None else None for t in tiles]
+        image = load_image(folder / truth["image"]["path"])
+        probabilities = reader.classifier.predict(corner_crops(image, corners)).reshape(len(tiles), 3, -1)
+        decoded = decode(probabilities, cells, highest_number(probabilities, reader.rules))
+        read = [ReadTile(d.cell, c, d.numbers, d.confidences, d.in_set, d.ambiguous) for d, c in zip(decoded, corners)]
+        yield {"tiles": [tile.to_dict() for tile in read]}

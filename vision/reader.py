@@ -105,9 +105,7 @@ class Reader:
         lone_blank = blank & ~down
         face_up = np.nonzero(~down)[0]
         face_down = tuple(outlines[i] for i in np.nonzero(down)[0])
-        max_number = rules.max_number
-        if len(face_up) and (probabilities[face_up, :, LARGE_MAX] > 0.9).any():
-            max_number = LARGE_MAX  # a 6 read with confidence: the large set is on the table
+        max_number = highest_number(probabilities[face_up], rules)
         decoded = decode(probabilities[face_up], [cells[i] for i in face_up], max_number)
         read = [
             ReadTile(d.cell, ordered[i], d.numbers, d.confidences, d.in_set, d.ambiguous)
@@ -164,6 +162,14 @@ class Reader:
         readable = (looks_like_a_tile & reads_a_number).all(1)
         keep = np.nonzero(readable)[0]
         return [candidates[inside[k]] for k in keep], triangles[keep], probabilities[keep]
+
+
+def highest_number(probabilities: np.ndarray, rules: Rules) -> int:
+    """The highest number of the set on the table: 6 when a face-up tile's corner reads a 6
+    surely (the large set), else the rule preset's."""
+    if len(probabilities) and (probabilities[:, :, LARGE_MAX] > 0.9).any():
+        return LARGE_MAX
+    return rules.max_number
 
 
 def _readable(tile: ReadTile) -> bool:
