@@ -204,11 +204,12 @@ def _like_the_read_tiles(outlines: tuple[np.ndarray, ...], read: np.ndarray, fit
     close to a tile's size there (a set's tiles are one size; table patterns cut into triangles
     mostly are not). The size expected is the board's plane's where the board can show it, else
     the read tiles' median. Nothing is read from these outlines, so the size check is tighter
-    than the one that decides which outlines are read at all."""
+    than the one that decides which outlines are read at all. Outlines overlapping one another
+    are one tile: only one of them is kept."""
     if not outlines:
         return outlines
     candidates = np.array(outlines)
-    keep = ~inside_any(candidates.mean(1), read) if len(read) else np.ones(len(candidates), bool)
+    keep = ~inside_any(candidates.mean(1), read.reshape(-1, 3, 2))
     expected = _board_sides(candidates, fit)
     if expected is None and len(read) >= SIZING_READ_TILES:
         expected = np.median(edge_lengths(read).mean(1))
