@@ -257,8 +257,12 @@ def _fitting_one_plane(
     board's own corners, ``APART_NOISE``) and clearly better than anywhere else (``APART_CLEARER``)."""
     placements = []  # (the group's misfit, the board's, the group walked from that cell)
     board_corners = _corner_pairs(outlines, board)
+    # Only cells pointing the way the tile points in the plane: a plane off by a cell or so is
+    # not turned by half a turn.
+    in_plane = cv2.perspectiveTransform(outlines[start].reshape(-1, 1, 2), np.linalg.inv(homography))[:, 0]
+    pointing = _apex_side(in_plane)
     for cell in _cells_near(*centre):
-        if cell not in occupied:
+        if cell not in occupied and _apex_side(np.array([point_xy(p) for p in cell_corners(cell)])) == pointing:
             walked = _walk(start, cell, _fit_first_corner(outlines[start], cell, homography)[0], glued, occupied)
             if len(walked) > 1:
                 placements.append((*_one_plane_misfits(board_corners, _corner_pairs(outlines, walked)), walked))
@@ -277,6 +281,12 @@ def _centred_on_cells(outlines: np.ndarray, walked: dict[int, tuple[Cell, int]],
     return all(np.linalg.norm(c - _cell_centre(walked[t][0])) < APART_OFFSET for t, c in zip(tiles, centres))
 
 
+def _apex_side(triangle: np.ndarray) -> float:
+    """+1 or -1: on which side, along the plane's y axis, a triangle's lone corner lies."""
+    y = triangle[:, 1] - triangle[:, 1].mean()
+    return float(np.sign((y**3).sum()))
+
+
 def _cells_near(x: float, y: float) -> list[Cell]:
     """The cells whose centres lie within one edge of a plane point (edge units)."""
     row = math.floor(y / ROW_HEIGHT)
@@ -284,7 +294,7 @@ def _cells_near(x: float, y: float) -> list[Cell]:
         (col, r)
         for r in range(row - 1, row + 2)
         for col in range(math.floor(2 * x) - 3, math.floor(2 * x) + 4)
-        if np.linalg.norm(_cell_centre((col, r)) - (x, y)) < 1.0
+        if math.hypot(*(_cell_centre((col, r)) - (x, y))) < 1.0
     ]
 
 
@@ -366,7 +376,8 @@ def _sides_at(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
 
 def _cell_centre(cell: Cell) -> np.ndarray:
     """A cell's centre in the plane (edge units)."""
-    return np.mean([point_xy(p) for p in cell_corners(cell)], axis=0)
+    (x0, y0), (x1, y1), (x2, y2) = (point_xy(p) for p in cell_corners(cell))
+    return np.array([(x0 + x1 + x2) / 3, (y0 + y1 + y2) / 3])
 
 
 def _nearest_cell(x: float, y: float) -> tuple[Cell, float]:
