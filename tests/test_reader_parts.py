@@ -348,32 +348,31 @@ def test_a_loose_tile_read_unsurely_is_left_unread_but_a_board_tile_never_is():
 
 
 class _StandInFinder(TileFinder):
-    """A TileFinder whose network is replaced by the core maps of given tiles: ``seen_first``
-    at the first look, ``seen_closer`` at the closer one (a real network misses tiles far larger
-    or smaller than those it learnt). Records the size of each look in pixels."""
+    """A TileFinder whose network sees the tile cores painted into the photo: channel 0 at every
+    look, channel 1 at the first look only (a real network misses tiles far larger than those it
+    learnt). Records the size of each look in pixels."""
 
-    def __init__(self, photo: np.ndarray, seen_first: np.ndarray, seen_closer: np.ndarray) -> None:
+    def __init__(self) -> None:
         self.working_size, self.core_growth, self.looks = 960, 1.0, []
-        self.photo, self.seen = photo, [seen_first, seen_closer]
 
     def core_probability(self, image, scale=None):
         height, width = image.shape[:2]
         scale = scale or min(1.0, self.working_size / max(width, height))
-        # Where the part of the photo looked at starts (it is a view into the photo).
-        start = image.__array_interface__["data"][0] - self.photo.__array_interface__["data"][0]
-        top, left = divmod(start, self.photo.strides[0])
-        tiles = self.seen[len(self.looks)] - (left // self.photo.strides[1], top)
-        self.looks.append((round(width * scale), round(height * scale)))
-        return core_map(tiles, (round(height * scale), round(width * scale)), scale).astype(np.float32), scale
+        size = (round(width * scale), round(height * scale))
+        seen = (image[:, :, 0] | (image[:, :, 1] if not self.looks else 0)).astype(np.float32)
+        self.looks.append(size)
+        return cv2.resize(seen, size, interpolation=cv2.INTER_AREA), scale
 
 
 def test_a_big_photo_is_looked_at_again_closer_and_keeps_the_large_tiles_of_the_first_look():
-    # A 4000x3000 photo: specks of table pattern (16 px) make its tiles look small, so the finder
+    # A 4000x3000 photo: specks of table pattern (40 px) make its tiles look small, so the finder
     # looks again, closer; a 400 px tile, beyond what the closer look can see, stays.
-    specks = np.array([_triangle((500 + 300 * k, 2500), 16) for k in range(9)])
+    specks = np.array([_triangle((500 + 300 * k, 2500), 40) for k in range(9)])
     large = _triangle((2000, 1200), 400)
     photo = np.zeros((3000, 4000, 3), np.uint8)
-    finder = _StandInFinder(photo, np.concatenate([specks, large[None]]), specks)
+    photo[:, :, 0] = core_map(specks, photo.shape[:2], 1.0)
+    photo[:, :, 1] = core_map(large[None], photo.shape[:2], 1.0)
+    finder = _StandInFinder()
     outlines = finder.find(photo)
     assert len(finder.looks) == 2
     (first_width, first_height), (width, height) = finder.looks

@@ -117,8 +117,8 @@ def decode(
     greedy = _Chosen(np.full(len(cells), -1), readings, tile_of_reading, partners, penalty)
     for t in order:
         greedy.set(t, int(greedy.scores(t, base[t]).argmax()))
-    searches = [search(greedy, tile_moves=False)]
-    if any(greedy.in_trouble(t, foreign) for t in order):
+    chosen = search(greedy, tile_moves=False)
+    if any(chosen.in_trouble(t, foreign) for t in order):
         # A constraint is still broken: search again, from every lattice point's consensus (the
         # number its corners together find likeliest: it pools up to six corners' evidence), and
         # let every board tile in trouble change its three points at once (two misread points of
@@ -133,8 +133,9 @@ def decode(
             else:
                 a, b, c = (point_number[point] for point in cell_corners(cells[t]))
                 consensus.set(t, (a * numbers + b) * numbers + c)
-        searches.append(search(consensus, tile_moves=True))
-    chosen = max(searches, key=lambda searched: searched.total(base, shared_points))
+        searched = search(consensus, tile_moves=True)
+        if searched.total(base, shared_points) > chosen.total(base, shared_points):
+            chosen = searched
     choice = chosen.choice
     decoded = []
     for t, cell in enumerate(cells):
@@ -185,10 +186,6 @@ class _Chosen:
             shown_by_others[self.tile_of_reading[self.choice[t]]] -= 1
         return base - self.penalty * (mismatches + (shown_by_others[self.tile_of_reading] > 0))
 
-    def likelihood(self, base: np.ndarray) -> float:
-        """The log-probability of the readings chosen, less the penalty for foreign ones."""
-        return float(base[np.arange(len(self.choice)), self.choice].sum())
-
     def in_trouble(self, t: int, foreign: np.ndarray) -> bool:
         """Whether tile ``t``'s reading is foreign, repeats another tile's, or disagrees with a
         neighbour's at a shared point."""
@@ -209,7 +206,8 @@ class _Chosen:
             for sharers in shared_points
         )
         repeats = int(np.maximum(self.shown - 1, 0).sum())
-        return self.likelihood(base) - self.penalty * (disagreeing + repeats)
+        likelihood = float(base[np.arange(len(self.choice)), self.choice].sum())  # foreign readings paid already
+        return likelihood - self.penalty * (disagreeing + repeats)
 
     def renumber(self, points: list[list[tuple[int, int]]], candidates: np.ndarray, base: np.ndarray) -> bool:
         """Give every corner at some lattice points (each point's (tile, corner) sharers) the

@@ -236,10 +236,8 @@ def _read_at_true_outlines(folder: Path, files: list[Path]):
     """Each truth file's own tiles, at their true corners and cells, read by the classifier and
     the decoder alone: the corner errors left when the finder and the lattice make none."""
     from vision.crops import corner_crops
-    from vision.decode import decode
     from vision.image_io import load_image
-    from vision.reader import Reader, highest_number
-    from vision.records import ReadTile
+    from vision.reader import Reader, read_numbers
 
     reader = Reader()
     for file in files:
@@ -252,6 +250,5 @@ def _read_at_true_outlines(folder: Path, files: list[Path]):
         cells = [tuple(t["cell"]) if t["cell"] is not None else None for t in tiles]
         image = load_image(folder / truth["image"]["path"])
         probabilities = reader.classifier.predict(corner_crops(image, corners)).reshape(len(tiles), 3, -1)
-        decoded = decode(probabilities, cells, highest_number(probabilities, reader.rules))
-        read = [ReadTile(d.cell, c, d.numbers, d.confidences, d.in_set, d.ambiguous) for d, c in zip(decoded, corners)]
+        read, _ = read_numbers(probabilities, corners, cells, reader.rules)
         yield {"tiles": [tile.to_dict() for tile in read]}

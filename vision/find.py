@@ -84,16 +84,16 @@ class TileFinder:
         # Tiles the first look found too large for the closer one to see (beyond the sizes the
         # network learnt) stay, where the closer look found nothing inside them.
         large = outlines[edge_lengths(outlines).mean(1) * zoom > LARGEST_CLOSER]
-        unseen = [not inside_any(closer.mean(1), triangle[None]).any() for triangle in large]
+        unseen = ~inside(closer.mean(1), large).any(0)
         return np.concatenate([closer, large[unseen]])
 
 
-def inside_any(points: np.ndarray, triangles: np.ndarray) -> np.ndarray:
-    """(P,) whether each point lies inside any of the (T, 3, 2) triangles, of either winding."""
+def inside(points: np.ndarray, triangles: np.ndarray) -> np.ndarray:
+    """(P, T): whether each point lies inside each of the (T, 3, 2) triangles, of either winding."""
     edges = np.roll(triangles, -1, axis=1) - triangles  # (T, 3, 2)
     to_point = points[:, None, None, :] - triangles[None]  # (P, T, 3, 2)
     cross = edges[None, :, :, 0] * to_point[..., 1] - edges[None, :, :, 1] * to_point[..., 0]
-    return ((cross > 0).all(2) | (cross < 0).all(2)).any(1)
+    return (cross > 0).all(2) | (cross < 0).all(2)
 
 
 def edge_lengths(outlines: np.ndarray) -> np.ndarray:

@@ -24,7 +24,16 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from engine.lattice import ROW_HEIGHT, Cell, Point, cell_corners, cells_around, edge_neighbours, point_xy
+from engine.lattice import (
+    ROW_HEIGHT,
+    Cell,
+    Point,
+    cell_corners,
+    cells_around,
+    edge_neighbours,
+    point_xy,
+    points_up,
+)
 from vision.find import edge_lengths
 
 CENTRE_OFFSET = 0.25  # a loose tile centred this close to a cell's centre (edge units) ...
@@ -260,9 +269,9 @@ def _fitting_one_plane(
     # Only cells pointing the way the tile points in the plane: a plane off by a cell or so is
     # not turned by half a turn.
     in_plane = cv2.perspectiveTransform(outlines[start].reshape(-1, 1, 2), np.linalg.inv(homography))[:, 0]
-    pointing = _apex_side(in_plane)
+    up = _points_up(in_plane)
     for cell in _cells_near(*centre):
-        if cell not in occupied and _apex_side(np.array([point_xy(p) for p in cell_corners(cell)])) == pointing:
+        if cell not in occupied and points_up(cell) == up:
             walked = _walk(start, cell, _fit_first_corner(outlines[start], cell, homography)[0], glued, occupied)
             if len(walked) > 1:
                 placements.append((*_one_plane_misfits(board_corners, _corner_pairs(outlines, walked)), walked))
@@ -281,10 +290,11 @@ def _centred_on_cells(outlines: np.ndarray, walked: dict[int, tuple[Cell, int]],
     return all(np.linalg.norm(c - _cell_centre(walked[t][0])) < APART_OFFSET for t, c in zip(tiles, centres))
 
 
-def _apex_side(triangle: np.ndarray) -> float:
-    """+1 or -1: on which side, along the plane's y axis, a triangle's lone corner lies."""
+def _points_up(triangle: np.ndarray) -> bool:
+    """Whether a triangle in the plane (edge units) has its lone corner toward smaller y, as an
+    up cell's apex (``engine.lattice.points_up``) lies a row above its other two corners."""
     y = triangle[:, 1] - triangle[:, 1].mean()
-    return float(np.sign((y**3).sum()))
+    return bool((y**3).sum() < 0)
 
 
 def _cells_near(x: float, y: float) -> list[Cell]:

@@ -29,7 +29,7 @@ from models.classifier import DEFAULT_MODEL, CornerClassifier
 from models.finder_data import READ_LONG_SIDE
 from vision.crops import corner_crops
 from vision.decode import decode
-from vision.find import DEFAULT_FINDER, TileFinder, edge_lengths, inside_any
+from vision.find import DEFAULT_FINDER, TileFinder, edge_lengths, inside
 from vision.lattice import LatticeFit, fit_board
 from vision.records import Reading, ReadTile
 
@@ -105,12 +105,7 @@ class Reader:
         lone_blank = blank & ~down
         face_up = np.nonzero(~down)[0]
         face_down = tuple(outlines[i] for i in np.nonzero(down)[0])
-        max_number = highest_number(probabilities[face_up], rules)
-        decoded = decode(probabilities[face_up], [cells[i] for i in face_up], max_number)
-        read = [
-            ReadTile(d.cell, ordered[i], d.numbers, d.confidences, d.in_set, d.ambiguous)
-            for i, d in zip(face_up, decoded)
-        ]
+        read, max_number = read_numbers(probabilities[face_up], ordered[face_up], [cells[i] for i in face_up], rules)
         readable = [_readable(t) for t in read]
         tiles = tuple(t for t, ok in zip(read, readable) if ok)
         unread = tuple(t.corners for t, ok in zip(read, readable) if not ok)
@@ -164,12 +159,18 @@ class Reader:
         return [candidates[inside[k]] for k in keep], triangles[keep], probabilities[keep]
 
 
-def highest_number(probabilities: np.ndarray, rules: Rules) -> int:
-    """The highest number of the set on the table: 6 when a face-up tile's corner reads a 6
-    surely (the large set), else the rule preset's."""
+def read_numbers(
+    probabilities: np.ndarray, corners: np.ndarray, cells: list, rules: Rules
+) -> tuple[list[ReadTile], int]:
+    """Face-up tiles read from their (N, 3, 8) corner probabilities with the game's constraints,
+    and the highest number of the set in play: 6 when a corner reads a 6 surely (the large set
+    is on the table), else the rule preset's."""
+    max_number = rules.max_number
     if len(probabilities) and (probabilities[:, :, LARGE_MAX] > 0.9).any():
-        return LARGE_MAX
-    return rules.max_number
+        max_number = LARGE_MAX
+    decoded = decode(probabilities, cells, max_number)
+    tiles = [ReadTile(d.cell, c, d.numbers, d.confidences, d.in_set, d.ambiguous) for d, c in zip(decoded, corners)]
+    return tiles, max_number
 
 
 def _readable(tile: ReadTile) -> bool:
@@ -209,7 +210,7 @@ def _like_the_read_tiles(outlines: tuple[np.ndarray, ...], read: np.ndarray, fit
     if not outlines:
         return outlines
     candidates = np.array(outlines)
-    keep = ~inside_any(candidates.mean(1), read.reshape(-1, 3, 2))
+    keep = ~inside(candidates.mean(1), read).any(1)
     expected = _board_sides(candidates, fit)
     if expected is None and len(read) >= SIZING_READ_TILES:
         expected = np.median(edge_lengths(read).mean(1))
