@@ -22,7 +22,7 @@ from engine.board import Board
 from engine.game import Place
 from engine.simulate import simulate_game
 from models.classes import NO_NUMBER
-from vision.crops import corner_crops
+from vision.crops import CROP_PX, corner_crops
 
 SPLITS = {"train": 0, "val": 1_000_000, "test": 2_000_000}
 
@@ -200,7 +200,7 @@ def load_crops(split: str, images: int, report=None, large_set: float = LARGE_SE
     (the same file ``triominoes datasets crops`` writes); ``large_set`` is the chance of a
     scene with the 0..6 set (the studio's own share unless asked)."""
     share = "" if large_set == LARGE_SET_SHARE else f"_large{large_set:g}"
-    path = DATA / f"crops_{split}_0_{images}{share}_bgr.npz"
+    path = DATA / f"crops_{split}_0_{images}{share}_bgr{CROP_PX}.npz"
     if path.is_file():
         with np.load(path) as stored:
             return {k: stored[k] for k in ("crops", "labels", "styles", "side_px") if k in stored}

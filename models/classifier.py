@@ -13,21 +13,24 @@ from models.classes import CLASS_COUNT
 from models.runtime import open_model
 
 DEFAULT_MODEL = Path(__file__).with_name("corner.onnx")
-CROP_SHAPE = (3, 32, 32)  # BGR, channels first
 
 
 class CornerClassifier:
-    """``predict`` maps a batch of upright 32x32 colour crops to probabilities over 0..6 and none."""
+    """``predict`` maps a batch of upright square colour crops (the size the model was trained on,
+    ``crop_shape``) to probabilities over 0..6 and none."""
 
     def __init__(self, path: str | Path = DEFAULT_MODEL, threads: int | None = None) -> None:
         self.session = open_model(path, "classifier", "triominoes train", threads)
-        self.input_name = self.session.get_inputs()[0].name
+        model_input = self.session.get_inputs()[0]
+        self.input_name = model_input.name
+        self.crop_shape = tuple(model_input.shape[1:])  # (3, height, width): BGR, channels first
 
     def predict(self, crops: np.ndarray) -> np.ndarray:
-        """(N, 3, 32, 32) uint8 BGR -> (N, 8) float32 probabilities; an empty batch gives (0, 8)."""
+        """(N, *crop_shape) uint8 BGR -> (N, 8) float32 probabilities; an empty batch gives (0, 8)."""
         crops = np.asarray(crops)
-        if crops.ndim != 4 or crops.shape[1:] != CROP_SHAPE:
-            raise ValueError(f"crops must be shaped (N, 3, 32, 32), got {crops.shape}")
+        if crops.ndim != 4 or crops.shape[1:] != self.crop_shape:
+            shape = ", ".join(map(str, self.crop_shape))
+            raise ValueError(f"crops must be shaped (N, {shape}), got {crops.shape}")
         if crops.dtype != np.uint8:
             raise ValueError(f"crops must be uint8 pixels, got {crops.dtype}")
         if len(crops) == 0:

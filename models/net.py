@@ -26,7 +26,8 @@ def _separable(channels_in: int, channels_out: int) -> nn.Sequential:
 
 
 class CornerNet(nn.Module):
-    """32x32 BGR crop (uint8 as float 0..255, channels first) -> logits over 0..6 and "no number"."""
+    """Square BGR crop of ``vision.crops.CROP_PX`` (uint8 as float 0..255, channels first) -> logits
+    over 0..6 and "no number"."""
 
     def __init__(self, width: int = 16) -> None:
         super().__init__()

@@ -17,6 +17,7 @@ from torch import nn
 
 from datasets.make import load_crops
 from models.net import CornerNet, parameter_count
+from vision.crops import CROP_PX
 
 # Training scenes use the 0..6 set this often (the studio: 15%), so the 6 has about half as many
 # examples as each other number instead of an eighth (it was the number read worst). Which set is
@@ -147,7 +148,7 @@ def predict_logits(net: nn.Module, crops: torch.Tensor, batch_size: int = 2048) 
 
 def export(model: nn.Module, out: Path) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
-    example = torch.zeros(2, 3, 32, 32, dtype=torch.uint8)
+    example = torch.zeros(2, 3, CROP_PX, CROP_PX, dtype=torch.uint8)
     torch.onnx.export(
         model,
         (example,),

@@ -8,6 +8,7 @@ import pytest
 from models.classes import CLASS_COUNT
 from models.classifier import DEFAULT_MODEL, CornerClassifier
 from models.metrics import confusion, expected_calibration_error
+from vision.crops import CROP_PX
 
 FIXTURE = Path(__file__).parent / "fixtures" / "corner_crops.npz"
 
@@ -53,14 +54,20 @@ def test_reads_most_fixture_crops(classifier, fixture_crops):
     assert (classifier.predict(crops).argmax(1) == labels).mean() >= 0.8
 
 
+def test_model_reads_the_crops_the_reader_cuts(classifier):
+    assert classifier.crop_shape == (3, CROP_PX, CROP_PX)
+
+
 def test_bad_batches(classifier):
-    assert classifier.predict(np.zeros((0, 3, 32, 32), np.uint8)).shape == (0, CLASS_COUNT)
-    with pytest.raises(ValueError, match=r"\(N, 3, 32, 32\)"):
-        classifier.predict(np.zeros((4, 3, 28, 28), np.uint8))
-    with pytest.raises(ValueError, match=r"\(N, 3, 32, 32\)"):
-        classifier.predict(np.zeros((4, 32, 32), np.uint8))  # grey crops: the model reads colour
+    size = CROP_PX
+    assert classifier.predict(np.zeros((0, 3, size, size), np.uint8)).shape == (0, CLASS_COUNT)
+    wrong_shape = rf"\(N, 3, {size}, {size}\)"
+    with pytest.raises(ValueError, match=wrong_shape):
+        classifier.predict(np.zeros((4, 3, size + 4, size + 4), np.uint8))
+    with pytest.raises(ValueError, match=wrong_shape):
+        classifier.predict(np.zeros((4, size, size), np.uint8))  # grey crops: the model reads colour
     with pytest.raises(ValueError, match="uint8"):
-        classifier.predict(np.zeros((4, 3, 32, 32), np.float32))
+        classifier.predict(np.zeros((4, 3, size, size), np.float32))
     with pytest.raises(FileNotFoundError, match="triominoes train"):
         CornerClassifier("/no/such/model.onnx")
 

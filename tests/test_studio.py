@@ -13,7 +13,7 @@ from engine.board import Board
 from engine.rules import get_rules
 from engine.scoring import judge_last
 from service.cli import main
-from vision.crops import corner_crops
+from vision.crops import CROP_PX, corner_crops
 
 SEEDS = [3, 11, 24, 40]
 
@@ -153,7 +153,7 @@ def test_the_share_of_large_set_scenes_can_be_raised_for_training():
 
 def test_crops_have_labels_for_every_class_kind():
     crops, labels, style, side = crops_for_seed(RenderJob(4))
-    assert crops.shape == (len(labels), 3, 32, 32) and crops.dtype == np.uint8
+    assert crops.shape == (len(labels), 3, CROP_PX, CROP_PX) and crops.dtype == np.uint8
     assert set(labels.tolist()) <= set(range(NO_NUMBER + 1))
     assert NO_NUMBER in labels and (labels < NO_NUMBER).sum() > 0
     assert 0 <= style < len(STYLES) and 25 <= side <= 200

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 CROP_PX = 32
-SIDE_IN_CROP = 64.0  # a tile side in crop pixels: the crop spans half a side
+SIDE_IN_CROP = 2.0 * CROP_PX  # a tile side in crop pixels: the crop spans half a side
 NUMBER_ALONG = 0.48  # the crop centre, as a fraction of the way from corner to tile centre
 
 _RISE = SIDE_IN_CROP * math.sqrt(3) / 2
