@@ -235,7 +235,6 @@ def _read_all(folder: Path, files: list[Path], working_size: int | None = None):
 def _read_at_true_outlines(folder: Path, files: list[Path]):
     """Each truth file's own tiles, at their true corners and cells, read by the classifier and
     the decoder alone: the corner errors left when the finder and the lattice make none."""
-    from vision.crops import corner_crops
     from vision.image_io import load_image
     from vision.reader import Reader, read_numbers
 
@@ -249,6 +248,5 @@ def _read_at_true_outlines(folder: Path, files: list[Path]):
         corners = np.array([_corners(t) for t in tiles])
         cells = [tuple(t["cell"]) if t["cell"] is not None else None for t in tiles]
         image = load_image(folder / truth["image"]["path"])
-        probabilities = reader.classifier.predict(corner_crops(image, corners)).reshape(len(tiles), 3, -1)
-        read, _ = read_numbers(probabilities, corners, cells, reader.rules)
+        read, _ = read_numbers(reader.corner_probabilities(image, corners), corners, cells, reader.rules)
         yield {"tiles": [tile.to_dict() for tile in read]}

@@ -137,6 +137,11 @@ class Reader:
         height, width = image.shape[:2]
         return Reading(path, width, height, tiles, face_down, unread, violations, last, timing, tuple(notes))
 
+    def corner_probabilities(self, image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
+        """(N, 3, 2) clockwise tile corners -> (N, 3, 8) probabilities of each corner's number,
+        all corners in one classifier call."""
+        return self.classifier.predict(corner_crops(image, triangles)).reshape(-1, 3, NO_NUMBER + 1)
+
     def _complete(self, image, fit, cells):
         """Tiles the finder missed: empty cells beside the board whose three corners all read as
         numbers. Returns their cells, corners (cell order) and corner probabilities."""
@@ -150,7 +155,7 @@ class Reader:
         if not inside:
             return [], None, None
         triangles = triangles[inside]
-        probabilities = self.classifier.predict(corner_crops(image, triangles)).reshape(-1, 3, NO_NUMBER + 1)
+        probabilities = self.corner_probabilities(image, triangles)
         numbers = probabilities[:, :, :NO_NUMBER]
         looks_like_a_tile = probabilities[:, :, NO_NUMBER] < MISSED_NONE_BELOW
         reads_a_number = numbers.max(2) > MISSED_NUMBER_ABOVE
@@ -210,7 +215,8 @@ def _like_the_read_tiles(outlines: tuple[np.ndarray, ...], read: np.ndarray, fit
     if not outlines:
         return outlines
     candidates = np.array(outlines)
-    keep = ~inside(candidates.mean(1), read).any(1)
+    centres = candidates.mean(1)
+    keep = ~inside(centres, read).any(1)
     expected = _board_sides(candidates, fit)
     if expected is None and len(read) >= SIZING_READ_TILES:
         expected = np.median(edge_lengths(read).mean(1))
@@ -220,7 +226,6 @@ def _like_the_read_tiles(outlines: tuple[np.ndarray, ...], read: np.ndarray, fit
     # break it into fragments), the one closest to a tile's size is kept, else the largest.
     sides = edge_lengths(candidates).mean(1)
     misfit = np.abs(np.log(sides / expected)) if expected is not None else -sides
-    centres = candidates.mean(1)
     # Only outlines closer than the sum of their circumradii can overlap.
     may_overlap = np.linalg.norm(centres[:, None] - centres[None], axis=2) < (sides[:, None] + sides[None]) / np.sqrt(3)
     kept: list[int] = []
