@@ -142,7 +142,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         def work():
             before = reader().read(earlier, rules=preset) if earlier is not None else None
-            return reader().read(pixels, previous=before, rules=preset, path=image.filename).to_dict()
+            return (
+                reader()
+                .read(pixels, previous=before, rules=preset, path=image.filename, previous_image=earlier)
+                .to_dict()
+            )
 
         return await run_in_threadpool(work)
 

@@ -137,7 +137,7 @@ def _read(args: argparse.Namespace) -> int:
         raise InputError(str(error)) from None
     reader = _reader(args.rules, args.working_size)
     previous = reader.read(earlier, path=args.previous) if earlier is not None else None
-    reading = reader.read(image, previous=previous, path=str(paths[0]))
+    reading = reader.read(image, previous=previous, path=str(paths[0]), previous_image=earlier)
     if args.overlay:
         import cv2
 

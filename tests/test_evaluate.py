@@ -84,6 +84,20 @@ def test_a_placement_is_scored_right_whatever_lattice_frame_the_reader_picked():
     assert compare(truth, dict(reading, last_placement=None))["score_right"] == 0
 
 
+def test_declining_to_score_is_right_only_where_the_added_tile_is_partly_hidden():
+    added = dict(placement(48, [-1, 5]), cell=[4, 0])
+    truth = dict(copy.deepcopy(TRUTH), last_placement=added)
+    reading = {"tiles": copy.deepcopy(TRUTH["tiles"][:2]), "previous": True}
+    shown = compare(truth, dict(reading, last_placement=None))
+    assert (shown["score_right"], shown["placement_hidden"]) == (0, 0)  # in full view
+    truth["tiles"][2]["corners"][1]["hidden"] = True  # the hand placing it covers a corner
+    covered = compare(truth, dict(reading, last_placement=None))
+    assert (covered["score_right"], covered["placement_hidden"]) == (1, 1)
+    assert summarise([shown, covered])["placements_partly_hidden"] == 0.5
+    assert compare(truth, dict(reading, last_placement=placement(49, [-1, 5])))["score_right"] == 0
+    assert compare(truth, dict(reading, last_placement=placement(48, [4, -2])))["score_right"] == 1
+
+
 def test_studio_photos_are_also_summed_up_by_tile_size():
     small = dict(copy.deepcopy(TRUTH), studio={"tile_side_px": 24.0})
     large = dict(copy.deepcopy(TRUTH), studio={"tile_side_px": 60.0})

@@ -1,6 +1,7 @@
 """The whole reader on the bundled sample photos (a studio pair with truth): golden answers."""
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -46,6 +47,21 @@ def test_added_tile_and_its_score(readings):
     truth = json.loads((SAMPLES / "board.truth.json").read_text())["last_placement"]
     placement = after.last_placement.to_dict()
     assert placement["tile"] == truth["tile"] and placement["score"] == truth["score"] and placement["legal"]
+
+
+def test_a_tile_the_earlier_photo_missed_is_looked_for_there_again(reader, readings):
+    before, _ = readings
+    # Take a board tile out of the earlier reading, as if its finder had missed it: two tiles
+    # then seem new. Looking again at the earlier photo finds the missed one where it lay.
+    missed = next(i for i, t in enumerate(before.tiles) if t.cell is not None)
+    partial = replace(before, tiles=before.tiles[:missed] + before.tiles[missed + 1 :])
+    image = load_image(SAMPLES / "board.jpg")
+    blind = reader.read(image, previous=partial)
+    assert blind.last_placement is None and any("2 tiles were added" in n for n in blind.notes)
+    looked = reader.read(image, previous=partial, previous_image=load_image(SAMPLES / "board_before.jpg"))
+    truth = json.loads((SAMPLES / "board.truth.json").read_text())["last_placement"]
+    placement = looked.last_placement.to_dict()
+    assert placement["tile"] == truth["tile"] and placement["score"] == truth["score"]
 
 
 def test_reading_shape_and_timings(readings):

@@ -216,6 +216,25 @@ def test_a_tile_misread_in_the_previous_photo_is_not_taken_for_a_new_one():
     assert result.cell == placed.cell and result.corners == placed.corners and note is None
 
 
+def test_tiles_the_previous_photo_shows_after_all_are_not_new():
+    rules = get_rules("pressman-us")
+    after = random_board(9, 15)
+    placed, missed = after.placements[-1], after.placements[4]
+    before = moved(Board(tuple(p for p in after.placements[:-1] if p is not missed)), LatticeMap(3, 1, 1))
+    asked = []
+
+    def shown_before(mapping, tiles):
+        asked.append(sorted(t.cell for t in tiles))
+        return {missed.cell}  # in this photo's frame
+
+    result, note = last_placement(before, after, rules, shown_before=shown_before)
+    assert asked == [sorted([placed.cell, missed.cell])]
+    assert result.cell == placed.cell and result.corners == placed.corners and note is None
+    # A judge that takes back every new tile settles nothing: no guess is made.
+    result, note = last_placement(before, after, rules, shown_before=lambda mapping, tiles: {t.cell for t in tiles})
+    assert result is None and "2 tiles were added" in note
+
+
 def test_a_lone_opening_tile_seen_loose_before_is_not_new():
     rules = get_rules("pressman-us")
     after = random_board(8, 2)

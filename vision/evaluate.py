@@ -20,7 +20,7 @@ from models.metrics import SIDE_BINS
 
 COLUMNS = [
     "image", "tiles", "found", "missed", "extra", "wrong_corners", "misplaced", "exact", "wrong_tiles",
-    "score_right", "face_down", "face_down_found", "face_down_extra", "ms", "tile_side_px",
+    "score_right", "placement_hidden", "face_down", "face_down_found", "face_down_extra", "ms", "tile_side_px",
 ]  # fmt: skip
 
 
@@ -48,7 +48,10 @@ def compare(truth: dict, reading: dict) -> dict:
     when the reader reports it anyway, invented. Only tiles reported with numbers count: an
     outline the reader left unread is neither a found tile nor an extra one. Face-down tiles
     are counted in their own columns; a back reported over a partly hidden tile (a hand) is
-    not an extra one."""
+    not an extra one. For the same reason, when the tile added since the previous photo is partly
+    hidden (the hand placing it), reporting no placement is the right answer: the reader is
+    asked to say what it cannot settle, not to guess; a placement it does report must be the
+    true one."""
     wanted = [t for t in truth["tiles"] if not any(c.get("hidden") for c in t["corners"])]
     partly_hidden = [t for t in truth["tiles"] if any(c.get("hidden") for c in t["corners"])]
     got = list(reading.get("tiles", []))
@@ -72,10 +75,14 @@ def compare(truth: dict, reading: dict) -> dict:
     backs_found = sum(_take_match(back, backs, free_backs) is not None for back in truth.get("face_down", []))
     for tile in partly_hidden:
         _take_match(tile, backs, free_backs)
-    score_right = ""
+    score_right = placement_hidden = ""
     if truth.get("last_placement") and "last_placement" in reading and reading.get("previous"):
         mine, theirs = reading["last_placement"], truth["last_placement"]
-        score_right = int(bool(mine) and mine["tile"] == theirs["tile"] and _points(mine) == _points(theirs))
+        placement_hidden = int(any(t["cell"] == theirs["cell"] for t in partly_hidden))
+        if mine:
+            score_right = int(mine["tile"] == theirs["tile"] and _points(mine) == _points(theirs))
+        else:  # declining is right only where the photo does not show the added tile whole
+            score_right = placement_hidden
     return {
         "image": truth["image"]["path"],
         "tiles": len(wanted),
@@ -87,6 +94,7 @@ def compare(truth: dict, reading: dict) -> dict:
         "exact": int(missed == 0 and extra == 0 and wrong_corners == 0 and not any(misplaced)),
         "wrong_tiles": wrong_tiles + missed + extra,
         "score_right": score_right,
+        "placement_hidden": placement_hidden,
         "face_down": len(truth.get("face_down", [])),
         "face_down_found": backs_found,
         "face_down_extra": len(free_backs),
@@ -162,6 +170,7 @@ def _figures(rows: list[dict]) -> dict:
     found = sum(r["found"] for r in rows)
     extra = sum(r["extra"] for r in rows)
     scored = [r["score_right"] for r in rows if r["score_right"] != ""]
+    hidden = [r["placement_hidden"] for r in rows if r.get("placement_hidden", "") != ""]
     backs = sum(r["face_down"] for r in rows)
     backs_found = sum(r["face_down_found"] for r in rows)
     backs_reported = backs_found + sum(r["face_down_extra"] for r in rows)
@@ -174,6 +183,7 @@ def _figures(rows: list[dict]) -> dict:
         "exact_boards": float(np.mean([r["exact"] for r in rows])) if rows else 0.0,
         "at_most_one_wrong_tile": float(np.mean([r["wrong_tiles"] <= 1 for r in rows])) if rows else 0.0,
         "placements_scored_right": float(np.mean(scored)) if scored else None,
+        "placements_partly_hidden": float(np.mean(hidden)) if hidden else None,
         "face_down_recall": backs_found / backs if backs else 1.0,
         "face_down_precision": backs_found / backs_reported if backs_reported else 1.0,
         "p50_ms": float(np.percentile(times, 50)) if times else 0.0,
@@ -226,8 +236,10 @@ def _read_all(folder: Path, files: list[Path], working_size: int | None = None):
         truth = json.loads(file.read_text())
         image_path = folder / truth["image"]["path"]
         before = image_path.with_name(image_path.stem + "_before" + image_path.suffix)
-        previous = reader.read(load_image(before)) if before.exists() else None
-        reading = reader.read(load_image(image_path), previous=previous, path=str(image_path)).to_dict()
+        earlier = load_image(before) if before.exists() else None
+        previous = reader.read(earlier) if earlier is not None else None
+        image = load_image(image_path)
+        reading = reader.read(image, previous=previous, path=str(image_path), previous_image=earlier).to_dict()
         reading["previous"] = previous is not None
         yield reading
 

@@ -2,7 +2,8 @@
 
     reader = Reader()                      # loads both models once
     reading = reader.read(image)           # per-stage timings in reading.timing_ms
-    reading = reader.read(image, previous=earlier_reading)   # scores the tile added since
+    reading = reader.read(image, previous=earlier_reading, previous_image=earlier)
+                                           # scores the tile added since the earlier photo
 
 Stages: find tiles -> fit the lattice (dropping outlines the wrong size for a tile there) ->
 cut corner crops -> classify them in one batch -> set face-down tiles apart -> decode with the
@@ -12,7 +13,7 @@ game's constraints -> validate (and score).
 from __future__ import annotations
 
 import time
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,7 +21,7 @@ import cv2
 import numpy as np
 
 from engine.board import Board, PlacedTile, validate_board
-from engine.lattice import LatticeMap
+from engine.lattice import Cell, LatticeMap, cell_corners, point_xy
 from engine.rules import DEFAULT_PRESET, Rules, get_rules
 from engine.scoring import PlacementResult, judge_placement
 from engine.tiles import LARGE_MAX, Tile
@@ -44,6 +45,8 @@ SIZING_READ_TILES = 2  # else, tiles read needed before their size sizes backs a
 BACK_SIZE_TOLERANCE = 1.5  # a back or unread outline may look this much smaller or larger than expected
 SAME_TILE_OVERLAP = 0.1  # outlines (backs, unread) sharing this much of the smaller's area are one tile
 READ_LOOSE_AT_LEAST = 0.5  # a loose tile whose least sure number is read less surely than this is unread
+LOOK_AGAIN_TILES = 3  # board tiles of the previous photo needed to put a cell there by their plane
+LOOK_AGAIN_MISFIT = 0.3  # previous board corners this far (tile sides) off its plane are left out of it
 
 
 class Reader:
@@ -65,7 +68,11 @@ class Reader:
         previous: Reading | None = None,
         rules: str | Rules | None = None,
         path: str | None = None,
+        previous_image: np.ndarray | None = None,
     ) -> Reading:
+        """``previous``: the reading of an earlier photo, to find and score the one tile added
+        since; ``previous_image``: that photo, where the reader looks again when several tiles
+        seem new (the earlier photo's finder may have missed one)."""
         rules = get_rules(rules) if isinstance(rules, str) else rules or self.rules
         timing: dict[str, float] = {}
         clock = time.perf_counter()
@@ -129,7 +136,8 @@ class Reader:
             notes.append("a loose tile shows no mark: the 0-0-0 tile face up, or a pip tile's back")
         last = None
         if previous is not None:
-            last, note = last_placement(previous.board, board, rules_used, previous.loose_tiles)
+            shown_before = self._shown_in(previous_image, previous) if previous_image is not None else None
+            last, note = last_placement(previous.board, board, rules_used, previous.loose_tiles, shown_before)
             if note:
                 notes.append(note)
         lap("validate")
@@ -141,6 +149,35 @@ class Reader:
         """(N, 3, 2) clockwise tile corners -> (N, 3, 8) probabilities of each corner's number,
         all corners in one classifier call."""
         return self.classifier.predict(corner_crops(image, triangles)).reshape(-1, 3, NO_NUMBER + 1)
+
+    def _shown_in(self, image: np.ndarray, reading: Reading) -> ShownBefore:
+        """A judge for ``last_placement``: which of the tiles that look new the earlier photo
+        (``image``, read as ``reading``) shows after all. Their cells are put in that photo by
+        the plane of its board's corners; a tile counts as shown when each of its three corners
+        there reads its number more surely than no number. A hand over the cell, or the bare
+        table, reads as no number, so only tiles the finder missed are taken back."""
+
+        def shown(mapping: LatticeMap, tiles: list[PlacedTile]) -> set[Cell]:
+            board = [t for t in reading.tiles if t.cell is not None]
+            if len(board) < LOOK_AGAIN_TILES:
+                return set()
+            plane = np.array([point_xy(mapping.point(p)) for t in board for p in cell_corners(t.cell)])
+            pixels = np.concatenate([t.corners for t in board])
+            side = float(np.median(edge_lengths(np.array([t.corners for t in board]))))
+            homography, _ = cv2.findHomography(plane, pixels, cv2.RANSAC, LOOK_AGAIN_MISFIT * side)
+            if homography is None:
+                return set()
+            where = np.array([[point_xy(p) for p in cell_corners(t.cell)] for t in tiles], np.float64)
+            triangles = cv2.perspectiveTransform(where.reshape(-1, 1, 2), homography).reshape(-1, 3, 2)
+            height, width = image.shape[:2]
+            in_view = ((triangles >= 0) & (triangles < (width, height))).all((1, 2))
+            probabilities = self.corner_probabilities(image, triangles)
+            numbers = np.array([t.corners for t in tiles])
+            read = np.take_along_axis(probabilities, numbers[:, :, None], axis=2)[:, :, 0]
+            shows = in_view & (read > probabilities[:, :, NO_NUMBER]).all(1)
+            return {t.cell for t, yes in zip(tiles, shows) if yes}
+
+        return shown
 
     def _complete(self, image, fit, cells):
         """Tiles the finder missed: empty cells beside the board whose three corners all read as
@@ -282,16 +319,25 @@ def frame_map(previous: Board, current: Board) -> LatticeMap | None:
     return max(votes, key=votes.get) if votes else None
 
 
+ShownBefore = Callable[[LatticeMap, list[PlacedTile]], Collection[Cell]]
+
+
 def last_placement(
-    previous: Board, current: Board, rules: Rules, loose_before: Collection[Tile] = ()
+    previous: Board,
+    current: Board,
+    rules: Rules,
+    loose_before: Collection[Tile] = (),
+    shown_before: ShownBefore | None = None,
 ) -> tuple[PlacementResult | None, str | None]:
     """The one tile added since the previous photo, judged against the rest; or a note why not.
 
     A tile is new where the previous photo had no tile in its cell: a tile misread in one of the
     photos keeps its cell, so it is not taken for a new one. Of several new tiles, those the
     previous photo showed lying off the board (``loose_before``: a lone opening tile has no
-    lattice to sit on) were there already. Tiles the previous photo could not see (under a hand,
-    past the frame's edge) look new too: then no tile is scored, rather than a guess."""
+    lattice to sit on) were there already, and so were those that ``shown_before`` (given the
+    frame map and the new tiles, in this photo's frame) says the previous photo shows after all.
+    Tiles the previous photo could not see (under a hand, past the frame's edge) look new too:
+    then no tile is scored, rather than a guess."""
     mapping = frame_map(previous, current) if len(previous) else LatticeMap()
     if mapping is None:
         return None, "the previous photo's tiles cannot be matched to this one"
@@ -299,6 +345,9 @@ def last_placement(
     new = [p for p in current.placements if p.cell not in earlier]
     if len(new) > 1:
         new = [p for p in new if p.tile not in loose_before] or new
+    if len(new) > 1 and shown_before is not None:
+        there = shown_before(mapping, new)
+        new = [p for p in new if p.cell not in there] or new
     if len(new) != 1:
         return None, f"{len(new)} tiles were added since the previous photo, not one"
     gone = len(earlier - {p.cell for p in current.placements})
