@@ -169,13 +169,12 @@ class Reader:
                 return set()
             where = np.array([[point_xy(p) for p in cell_corners(t.cell)] for t in tiles], np.float64)
             triangles = cv2.perspectiveTransform(where.reshape(-1, 1, 2), homography).reshape(-1, 3, 2)
-            height, width = image.shape[:2]
-            in_view = ((triangles >= 0) & (triangles < (width, height))).all((1, 2))
-            probabilities = self.corner_probabilities(image, triangles)
-            numbers = np.array([t.corners for t in tiles])
+            seen = np.nonzero(_in_view(triangles, image))[0]
+            probabilities = self.corner_probabilities(image, triangles[seen])
+            numbers = np.array([tiles[k].corners for k in seen]).reshape(-1, 3)
             read = np.take_along_axis(probabilities, numbers[:, :, None], axis=2)[:, :, 0]
-            shows = in_view & (read > probabilities[:, :, NO_NUMBER]).all(1)
-            return {t.cell for t, yes in zip(tiles, shows) if yes}
+            shows = (read > probabilities[:, :, NO_NUMBER]).all(1)
+            return {tiles[k].cell for k, yes in zip(seen, shows) if yes}
 
         return shown
 
@@ -183,22 +182,23 @@ class Reader:
         """Tiles the finder missed: empty cells beside the board whose three corners all read as
         numbers. Returns their cells, corners (cell order) and corner probabilities."""
         candidates, triangles = fit.frontier(also_taken=[c for c in cells if c is not None])
-        height, width = image.shape[:2]
-        inside = [
-            k
-            for k, t in enumerate(triangles)
-            if (t >= 0).all() and (t[:, 0] < width).all() and (t[:, 1] < height).all()
-        ]
-        if not inside:
+        seen = np.nonzero(_in_view(triangles, image))[0]
+        if not len(seen):
             return [], None, None
-        triangles = triangles[inside]
+        triangles = triangles[seen]
         probabilities = self.corner_probabilities(image, triangles)
         numbers = probabilities[:, :, :NO_NUMBER]
         looks_like_a_tile = probabilities[:, :, NO_NUMBER] < MISSED_NONE_BELOW
         reads_a_number = numbers.max(2) > MISSED_NUMBER_ABOVE
         readable = (looks_like_a_tile & reads_a_number).all(1)
         keep = np.nonzero(readable)[0]
-        return [candidates[inside[k]] for k in keep], triangles[keep], probabilities[keep]
+        return [candidates[seen[k]] for k in keep], triangles[keep], probabilities[keep]
+
+
+def _in_view(triangles: np.ndarray, image: np.ndarray) -> np.ndarray:
+    """(N,) whether each of the (N, 3, 2) triangles lies wholly inside the photo."""
+    height, width = image.shape[:2]
+    return ((triangles >= 0) & (triangles < (width, height))).all((1, 2))
 
 
 def read_numbers(
