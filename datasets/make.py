@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.studio import LARGE_SET_SHARE, Rendered, render, sample_scene, with_more_pixels
+from datasets.studio import LARGE_SET_SHARE, Rendered, closer, render, sample_scene, with_more_pixels
 from engine.board import Board
 from engine.game import Place
 from engine.simulate import simulate_game
@@ -39,6 +39,7 @@ class RenderJob:
     size: tuple[int, int] | None = None
     large_set: float = LARGE_SET_SHARE  # the chance of a scene with the 0..6 set
     more_pixels: float = 1.0  # the same view with this many times the pixels a side (studio.with_more_pixels)
+    closer: float = 1.0  # the middle of the view zoomed this many times (studio.closer)
 
 
 def encode_jpeg(image: np.ndarray, quality: int) -> bytes:
@@ -61,6 +62,8 @@ def make_image(job: RenderJob, out: Path) -> str:
     scene = sample_scene(job.seed, list(job.styles) if job.styles else None, job.n_tiles, pair=job.pair, size=job.size)
     if job.more_pixels != 1.0:
         scene = with_more_pixels(scene, job.more_pixels)
+    if job.closer != 1.0:
+        scene = closer(scene, job.closer)
     name = f"{job.seed:07d}"
     quality = scene.options["jpeg"]
     if job.pair:

@@ -274,6 +274,13 @@ def with_more_pixels(scene: Scene, factor: float) -> Scene:
     return replace(scene, camera=camera, side_px=scene.side_px * factor)
 
 
+def closer(scene: Scene, factor: float) -> Scene:
+    """The middle of the view, zoomed ``factor`` times (a longer lens, the same pixels): a
+    close-up whose tiles come out ``factor`` times larger; tiles at the edges leave the frame."""
+    camera = replace(scene.camera, K=scene.camera.K @ np.diag([factor, factor, 1.0]))
+    return replace(scene, camera=camera, side_px=scene.side_px * factor)
+
+
 @dataclass
 class Rendered:
     image: np.ndarray  # BGR uint8, after every camera effect but JPEG
@@ -605,6 +612,10 @@ def render(scene: Scene, board_tiles: int | None = None, hand_over: int | None =
     return Rendered(image, truth, mask)
 
 
+def _in_frame(point: np.ndarray, width: int, height: int) -> bool:
+    return bool(0 <= point[0] < width and 0 <= point[1] < height)
+
+
 def _truth(scene: Scene, shown: list[int], mask: np.ndarray, board: Board) -> dict:
     cam, T = scene.camera, scene.thickness_mm
     width, height = cam.size
@@ -613,11 +624,14 @@ def _truth(scene: Scene, shown: list[int], mask: np.ndarray, board: Board) -> di
         tile = scene.tiles[i]
         px = cam.project(np.column_stack([tile.top, np.full(3, T)]))
         if tile.numbers is None:
+            if not _in_frame(px.mean(0), width, height):
+                continue
             face_down.append({"corners": [[round(float(x), 2), round(float(y), 2)] for x, y in px]})
             continue
-        # A corner is hidden when the spot where its number sits is covered (hand, arm).
+        # A corner is hidden when the spot where its number sits is covered (hand, arm) or lies
+        # outside the photo (a close-up).
         spots = px + (px.mean(0) - px) * 0.45
-        hidden = [bool(mask[min(height - 1, max(0, int(y))), min(width - 1, max(0, int(x)))] == 255) for x, y in spots]
+        hidden = [not _in_frame(spot, width, height) or bool(mask[int(spot[1]), int(spot[0])] == 255) for spot in spots]
         sorted_rotation = canonical(tile.numbers)
         tiles.append(
             {

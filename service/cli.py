@@ -189,14 +189,18 @@ def _working_size(pixels: int | None) -> int | None:
     return pixels
 
 
-def _more_pixels(text: str) -> float:
-    """--more-pixels: 1 to 4 (four times a 1920x1080 view is 33 MP, under the reader's 40 MP limit)."""
-    try:
-        factor = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 1.0 <= factor <= 4.0:
-        raise argparse.ArgumentTypeError(f"must be 1..4, not {text}")
+def _factor(most: float) -> Callable[[str], float]:
+    """An argument type for a factor from 1 to ``most``."""
+
+    def factor(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not 1.0 <= value <= most:
+            raise argparse.ArgumentTypeError(f"must be 1..{most:g}, not {text}")
+        return value
+
     return factor
 
 
@@ -250,7 +254,10 @@ def _datasets(args: argparse.Namespace) -> int:
             make.make_sequence(seed, out, args.styles, args.still_frames, args.max_events, args.rounds)
         return 0
     styles = tuple(args.styles) if args.styles else None
-    jobs = [make.RenderJob(s, styles, args.pairs, args.masks, more_pixels=args.more_pixels) for s in seeds]
+    jobs = [
+        make.RenderJob(s, styles, args.pairs, args.masks, more_pixels=args.more_pixels, closer=args.closer)
+        for s in seeds
+    ]
     for _ in progress(make.run_jobs(make.make_image, jobs, out, workers=args.workers), len(jobs), "render"):
         pass
     return 0
@@ -448,10 +455,17 @@ def build_parser() -> argparse.ArgumentParser:
     data.add_argument("--masks", action="store_true", help="also NAME.mask.png with tile ids")
     data.add_argument(
         "--more-pixels",
-        type=_more_pixels,
+        type=_factor(4.0),  # four times a 1920x1080 view is 33 MP, under the reader's 40 MP limit
         default=1.0,
         metavar="F",
         help="render: the same views with F times the pixels a side (3: a phone's 12 MP photo of a webcam's view)",
+    )
+    data.add_argument(
+        "--closer",
+        type=_factor(8.0),
+        default=1.0,
+        metavar="F",
+        help="render: close-ups, the middle of each view zoomed F times (tiles F times larger, the same pixels)",
     )
     data.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
     data.set_defaults(run=_datasets)

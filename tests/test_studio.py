@@ -8,7 +8,7 @@ import pytest
 
 from datasets.faces import STYLES
 from datasets.make import NO_NUMBER, RenderJob, crops_for_seed, make_image, make_sequence
-from datasets.studio import render, sample_scene, with_more_pixels
+from datasets.studio import closer, render, sample_scene, with_more_pixels
 from engine.board import Board
 from engine.rules import get_rules
 from engine.scoring import judge_last
@@ -183,6 +183,7 @@ def test_sequence_frames_video_and_events(tmp_path):
         ["datasets", "crops", "--out", "/no/such/folder/c.npz"],
         ["datasets", "paint", "--out", "X"],
         ["datasets", "render", "--out", "X", "--more-pixels", "9"],
+        ["datasets", "render", "--out", "X", "--closer", "0.5"],
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(args, capsys, tmp_path):
@@ -212,3 +213,18 @@ def test_more_pixels_is_the_same_view_with_more_pixels():
     assert phone.camera.size == (1920, 1440) and phone.side_px == pytest.approx(3 * scene.side_px)
     assert np.allclose(phone.camera.project(corners), 3 * scene.camera.project(corners))
     assert scene.camera.size == (640, 480)  # the scene itself is left as it was
+
+
+def test_closer_zooms_into_the_middle_and_hides_the_corners_it_cuts_off():
+    scene = sample_scene(3, n_tiles=20, size=(640, 480))
+    close_up = closer(scene, 3.0)
+    corners = np.concatenate([np.column_stack([t.top, np.zeros(3)]) for t in scene.tiles])
+    middle = np.array([320, 240])
+    assert close_up.camera.size == (640, 480) and close_up.side_px == pytest.approx(3 * scene.side_px)
+    seen, seen_closer = scene.camera.project_plain(corners), close_up.camera.project_plain(corners)
+    assert np.allclose(seen_closer - middle, 3 * (seen - middle))
+    truth = render(close_up).truth
+    spots = [(c["x"], c["y"], c["hidden"]) for t in truth["tiles"] for c in t["corners"]]
+    outside = [hidden for x, y, hidden in spots if not (0 <= x < 640 and 0 <= y < 480)]
+    assert outside and all(outside)  # a number outside the photo cannot be read
+    assert any(not hidden for *_, hidden in spots)
