@@ -22,6 +22,7 @@ from vision.reader import (
     _face_down,
     _like_the_read_tiles,
     _readable,
+    _Sight,
     _sized_like_the_board,
     frame_map,
     last_placement,
@@ -400,3 +401,19 @@ def test_a_big_photo_is_looked_at_again_closer_and_keeps_the_large_tiles_of_the_
     centres = outlines.mean(1)
     assert np.linalg.norm(centres - large.mean(0), axis=1).min() < 20
     assert all(np.linalg.norm(centres - speck.mean(0), axis=1).min() < 3 for speck in specks)
+
+
+def test_a_look_is_taken_for_too_close_when_it_reads_parts_of_tiles_or_tiles_too_large():
+    tile = ReadTile((0, 0), np.array([[0, 0], [10, 17], [-10, 17]]), (1, 2, 3), (1.0, 1.0, 1.0), True, False)
+    outline = np.zeros((3, 2))
+
+    def sight(tiles: int, unread: int, backs: int, side: float = 40.0) -> _Sight:
+        return _Sight(960, (tile,) * tiles, (outline,) * backs, (outline,) * unread, False, 6, side)
+
+    assert not sight(24, 0, 7).too_close
+    assert not sight(2, 0, 40).too_close  # the start of a game: a small board beside the pile
+    assert not sight(0, 0, 0).too_close  # an empty table
+    assert sight(0, 27, 141).too_close  # numbers and pips taken for tiles that read as nothing
+    assert sight(3, 3, 0).too_close
+    assert sight(20, 0, 0, side=120.0).too_close  # tiles larger than the finder learnt
+    assert sight(3, 0, 2).found == (3, 3)

@@ -32,7 +32,7 @@ IDENTITY = np.eye(2)
 ZOOM_TO_SIDE = 30.0  # small tiles are looked at again at a scale where they show this many pixels ...
 ZOOM_AT_LEAST = 1.4  # ... when that is at least this much closer than the first look
 SECOND_LOOK_COST = 2.0  # the closer look covers at most this many times the first look's pixels
-LARGEST_CLOSER = 90.0  # a tile the first look found this large (pixels at the closer scale) is kept from it
+LARGEST_FOUND_WELL = 90.0  # tiles larger than this (pixels at the scale looked at) the network finds poorly
 
 
 class TileFinder:
@@ -58,14 +58,16 @@ class TileFinder:
         (core,) = self.session.run(None, {"image": small.transpose(2, 0, 1)[None]})
         return core[0, 0, : size[1], : size[0]], scale
 
-    def find(self, image: np.ndarray) -> np.ndarray:
+    def find(self, image: np.ndarray, working_size: int | None = None) -> np.ndarray:
         """Outlines of every tile (face up or down). The whole photo is looked at, at the working
         size; when its tiles came out small there and the photo has more pixels, the part of the
         photo holding them is looked at again, closer: the network learnt tiles from about 8
         pixels up, but finds the smallest ones poorly. Tiles of the first look too large for the
         network at the closer scale (a phone photo's, where specks of the table came out small
-        too) are kept from the first look."""
-        core, scale = self.core_probability(image)
+        too) are kept from the first look. ``working_size``: the long side the photo is shrunk to
+        for the first look (default: the finder's)."""
+        height, width = image.shape[:2]
+        core, scale = self.core_probability(image, working_scale(width, height, working_size or self.working_size))
         outlines = outlines_from_cores(core, scale, self.core_growth)
         if not len(outlines):
             return outlines
@@ -73,7 +75,6 @@ class TileFinder:
         zoom = min(1.0, ZOOM_TO_SIDE / side)  # the scale at which the median tile shows ZOOM_TO_SIDE pixels
         # Small tiles: look again, closer, where the tiles are (a margin of two tiles around them),
         # at no more pixels than SECOND_LOOK_COST times the first look's (time grows with them).
-        height, width = image.shape[:2]
         left, top = np.maximum(0, np.floor(outlines.min((0, 1)) - 2 * side)).astype(int)
         right, bottom = np.minimum([width, height], np.ceil(outlines.max((0, 1)) + 2 * side)).astype(int)
         zoom = min(zoom, scale * np.sqrt(SECOND_LOOK_COST * width * height / ((right - left) * (bottom - top))))
@@ -83,7 +84,7 @@ class TileFinder:
         closer = outlines_from_cores(core, zoom, self.core_growth) + (left, top)
         # Tiles the first look found too large for the closer one to see (beyond the sizes the
         # network learnt) stay, where the closer look found nothing inside them.
-        large = outlines[edge_lengths(outlines).mean(1) * zoom > LARGEST_CLOSER]
+        large = outlines[edge_lengths(outlines).mean(1) * zoom > LARGEST_FOUND_WELL]
         unseen = ~inside(closer.mean(1), large).any(0)
         return np.concatenate([closer, large[unseen]])
 

@@ -7,14 +7,15 @@
 
 Stages: find tiles -> fit the lattice (dropping outlines the wrong size for a tile there) ->
 cut corner crops -> classify them in one batch -> set face-down tiles apart -> decode with the
-game's constraints -> validate (and score).
+game's constraints -> validate (and score). A close-up, whose tiles are too large for the
+finder, is found and read again with the photo shrunk further.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Collection
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -27,10 +28,10 @@ from engine.scoring import PlacementResult, judge_placement
 from engine.tiles import LARGE_MAX, Tile
 from models.classes import NO_NUMBER
 from models.classifier import DEFAULT_MODEL, CornerClassifier
-from models.finder_data import READ_LONG_SIDE
+from models.finder_data import READ_LONG_SIDE, working_scale
 from vision.crops import corner_crops
 from vision.decode import decode
-from vision.find import DEFAULT_FINDER, TileFinder, edge_lengths, inside
+from vision.find import DEFAULT_FINDER, LARGEST_FOUND_WELL, TileFinder, edge_lengths, inside
 from vision.lattice import LatticeFit, fit_board
 from vision.records import Reading, ReadTile
 
@@ -45,8 +46,36 @@ SIZING_READ_TILES = 2  # else, tiles read needed before their size sizes backs a
 BACK_SIZE_TOLERANCE = 1.5  # a back or unread outline may look this much smaller or larger than expected
 SAME_TILE_OVERLAP = 0.1  # outlines (backs, unread) sharing this much of the smaller's area are one tile
 READ_LOOSE_AT_LEAST = 0.5  # a loose tile whose least sure number is read less surely than this is unread
+SMALLEST_WORKING_SIZE = READ_LONG_SIDE // 4  # a close-up is looked at from at most this much farther
 LOOK_AGAIN_TILES = 3  # board tiles of the previous photo needed to put a cell there by their plane
 LOOK_AGAIN_MISFIT = 0.3  # previous board corners this far (tile sides) off its plane are left out of it
+
+
+@dataclass(frozen=True)
+class _Sight:
+    """What one look at a photo found and read, before validation."""
+
+    working_size: int  # the long side the photo was shrunk to for finding tiles
+    tiles: tuple[ReadTile, ...]
+    face_down: tuple[np.ndarray, ...]
+    unread: tuple[np.ndarray, ...]
+    lone_blank: bool  # a loose tile shows no mark (the 0-0-0 tile, or a pip tile's back)
+    max_number: int
+    tile_side: float  # the median side of the tiles read, in pixels of the photo as shrunk (0: none)
+
+    @property
+    def too_close(self) -> bool:
+        """Whether the tiles may be too large for the finder at this size: the tiles read are
+        larger than it finds well, or it left as many outlines unread as it read tiles (parts
+        of large tiles, numbers and pips, taken for tiles). Backs do not count: a pile of them
+        beside a small board is the start of every game."""
+        fragmented = len(self.unread) >= max(1, len(self.tiles))
+        return fragmented or self.tile_side > LARGEST_FOUND_WELL
+
+    @property
+    def found(self) -> tuple[int, int]:
+        """How much this look found, to compare looks: tiles joined on the board, then all read."""
+        return sum(t.cell is not None for t in self.tiles), len(self.tiles)
 
 
 class Reader:
@@ -78,13 +107,54 @@ class Reader:
         clock = time.perf_counter()
 
         def lap(stage: str) -> None:
+            """Adds the time since the last lap to ``stage`` (a photo read again adds to it)."""
             nonlocal clock
             now = time.perf_counter()
-            timing[stage] = (now - clock) * 1000
+            timing[stage] = timing.get(stage, 0.0) + (now - clock) * 1000
             clock = now
 
         start = clock
-        outlines = self.finder.find(image)
+        # A close-up: the finder, shown tiles larger than it learnt, outlines them roughly (they
+        # fail to join into a board) or takes their numbers and pips for tiles that then read as
+        # backs or not at all. Seen from farther (the photo shrunk more), such tiles come out the
+        # size it knows. The look that joins the most tiles into the board wins, then the one
+        # that reads the most; the first one on a tie.
+        sights = [self._see(image, rules, self.finder.working_size, lap)]
+        while sights[-1].too_close and sights[-1].working_size // 2 >= SMALLEST_WORKING_SIZE:
+            sights.append(self._see(image, rules, sights[-1].working_size // 2, lap))
+        sight = max(sights, key=lambda s: s.found)
+        tiles, face_down, unread, max_number = sight.tiles, sight.face_down, sight.unread, sight.max_number
+        rules_used = replace(rules, max_number=max_number)
+        board = Board(tuple(PlacedTile(t.cell, t.numbers) for t in tiles if t.cell is not None))
+        violations = tuple(validate_board(board, rules_used))
+        notes = [
+            f"corner {i} of the tile at {t.cell} is uncertain ({c:.2f})"
+            for t in tiles
+            if t.ambiguous
+            for i, c in enumerate(t.confidences)
+            if c < 0.9
+        ]
+        if unread:
+            notes.append(f"{len(unread)} loose tiles could not be read (table patterns, backs or tiles too small)")
+        if sight is not sights[0]:
+            notes.append(f"the tiles are large (a close-up): found with the photo shrunk to {sight.working_size} px")
+        if sight.lone_blank:
+            notes.append("a loose tile shows no mark: the 0-0-0 tile face up, or a pip tile's back")
+        last = None
+        if previous is not None:
+            shown_before = self._shown_in(previous_image, previous) if previous_image is not None else None
+            last, note = last_placement(previous.board, board, rules_used, previous.loose_tiles, shown_before)
+            if note:
+                notes.append(note)
+        lap("validate")
+        timing["total"] = (time.perf_counter() - start) * 1000
+        height, width = image.shape[:2]
+        return Reading(path, width, height, tiles, face_down, unread, violations, last, timing, tuple(notes))
+
+    def _see(self, image: np.ndarray, rules: Rules, working_size: int, lap: Callable[[str], None]) -> _Sight:
+        """Tiles found with the photo shrunk to ``working_size`` and read: find, fit the
+        lattice, classify the corners, complete the board, set backs apart and decode."""
+        outlines = self.finder.find(image, working_size)
         lap("find")
         fit = fit_board(outlines)
         sized = _sized_like_the_board(outlines, fit)
@@ -109,7 +179,6 @@ class Reader:
         lap("complete")
         blank = _blank_and_loose(probabilities, cells)
         down = _face_down(probabilities, blank)
-        lone_blank = blank & ~down
         face_up = np.nonzero(~down)[0]
         face_down = tuple(outlines[i] for i in np.nonzero(down)[0])
         read, max_number = read_numbers(probabilities[face_up], ordered[face_up], [cells[i] for i in face_up], rules)
@@ -120,30 +189,10 @@ class Reader:
         face_down = _like_the_read_tiles(face_down, read_outlines, fit)
         unread = _like_the_read_tiles(unread, read_outlines, fit)
         lap("decode")
-        rules_used = replace(rules, max_number=max_number)
-        board = Board(tuple(PlacedTile(t.cell, t.numbers) for t in tiles if t.cell is not None))
-        violations = tuple(validate_board(board, rules_used))
-        notes = [
-            f"corner {i} of the tile at {t.cell} is uncertain ({c:.2f})"
-            for t in tiles
-            if t.ambiguous
-            for i, c in enumerate(t.confidences)
-            if c < 0.9
-        ]
-        if unread:
-            notes.append(f"{len(unread)} loose tiles could not be read (table patterns, backs or tiles too small)")
-        if lone_blank.any():
-            notes.append("a loose tile shows no mark: the 0-0-0 tile face up, or a pip tile's back")
-        last = None
-        if previous is not None:
-            shown_before = self._shown_in(previous_image, previous) if previous_image is not None else None
-            last, note = last_placement(previous.board, board, rules_used, previous.loose_tiles, shown_before)
-            if note:
-                notes.append(note)
-        lap("validate")
-        timing["total"] = (time.perf_counter() - start) * 1000
         height, width = image.shape[:2]
-        return Reading(path, width, height, tiles, face_down, unread, violations, last, timing, tuple(notes))
+        sides = edge_lengths(read_outlines).mean(1) * working_scale(width, height, working_size)
+        tile_side = float(np.median(sides)) if len(sides) else 0.0
+        return _Sight(working_size, tiles, face_down, unread, bool((blank & ~down).any()), max_number, tile_side)
 
     def corner_probabilities(self, image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
         """(N, 3, 2) clockwise tile corners -> (N, 3, 8) probabilities of each corner's number,
@@ -170,6 +219,8 @@ class Reader:
             where = np.array([[point_xy(p) for p in cell_corners(t.cell)] for t in tiles], np.float64)
             triangles = cv2.perspectiveTransform(where.reshape(-1, 1, 2), homography).reshape(-1, 3, 2)
             seen = np.nonzero(_in_view(triangles, image))[0]
+            if not len(seen):  # every such cell lies outside the earlier photo
+                return set()
             probabilities = self.corner_probabilities(image, triangles[seen])
             numbers = np.array([tiles[k].corners for k in seen]).reshape(-1, 3)
             read = np.take_along_axis(probabilities, numbers[:, :, None], axis=2)[:, :, 0]
