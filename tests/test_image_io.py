@@ -1,10 +1,13 @@
 """Photos are checked before decoding: non-images, truncated files and pixel bombs are refused."""
 
+import io
+
 import cv2
 import numpy as np
 import pytest
+from PIL import Image, ImageOps
 
-from vision.image_io import ImageError, decode_image, load_image
+from vision.image_io import EXIF_ORIENTATION, ImageError, decode_image, load_image
 
 
 def encoded(kind=".jpg", shape=(48, 64, 3), noisy=False):
@@ -21,6 +24,27 @@ def test_decodes_common_formats(kind):
 
 def test_grey_photos_come_back_as_colour():
     assert decode_image(encoded(".png", (20, 30))).shape == (20, 30, 3)
+
+
+def with_orientation(pixels: np.ndarray, orientation: int, kind: str) -> bytes:
+    """The BGR pixels encoded as they are, with an EXIF tag telling how to turn them."""
+    picture = Image.fromarray(np.ascontiguousarray(pixels[:, :, ::-1]))
+    exif = picture.getexif()
+    exif[EXIF_ORIENTATION] = orientation
+    buffer = io.BytesIO()
+    picture.save(buffer, kind, exif=exif.tobytes(), **({"quality": 95} if kind == "JPEG" else {}))
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_photos_are_turned_as_their_exif_orientation_says(orientation):
+    # A phone stores a portrait photo as its sensor read it, sideways, with a tag saying how
+    # to turn it; before, the turned size did not match the stored one and the photo was refused.
+    pixels = np.random.default_rng(orientation).integers(0, 255, (30, 50, 3), np.uint8)
+    data = with_orientation(pixels, orientation, "PNG")
+    upright = np.asarray(ImageOps.exif_transpose(Image.open(io.BytesIO(data))))[:, :, ::-1]
+    assert np.array_equal(decode_image(data), upright)
+    assert decode_image(with_orientation(pixels, orientation, "JPEG")).shape == upright.shape
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,6 @@
 """The whole reader on the bundled sample photos (a studio pair with truth): golden answers."""
 
+import io
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -7,10 +8,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from PIL import Image
 
 from service.cli import main
 from vision.evaluate import compare
-from vision.image_io import load_image
+from vision.image_io import EXIF_ORIENTATION, decode_image, load_image
 from vision.reader import Reader
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -85,6 +87,23 @@ def test_reading_shape_and_timings(readings):
     (ax, ay), (bx, by), (cx, cy) = [(c["x"], c["y"]) for c in corners]
     assert (bx - ax) * (cy - ay) - (by - ay) * (cx - ax) > 0  # clockwise as seen
     assert len([t for t in before.tiles if t.cell is not None]) == 23
+
+
+def test_a_portrait_phone_photo_is_read_upright(reader):
+    # The sample stored sideways with EXIF orientation 6 (a quarter turn clockwise), as a phone
+    # held upright stores it: it is turned back and read like the sample itself.
+    picture = Image.open(SAMPLES / "board.jpg")
+    sideways = picture.transpose(Image.Transpose.ROTATE_90)  # stored a quarter turn anticlockwise
+    exif = sideways.getexif()
+    exif[EXIF_ORIENTATION] = 6
+    buffer = io.BytesIO()
+    sideways.save(buffer, "JPEG", quality=95, exif=exif.tobytes())
+    image = decode_image(buffer.getvalue())
+    assert image.shape == load_image(SAMPLES / "board.jpg").shape
+    reading = reader.read(image)
+    truth = json.loads((SAMPLES / "board.truth.json").read_text())
+    row = compare(truth, reading.to_dict())
+    assert (row["found"], row["extra"], row["wrong_corners"]) == (24, 0, 0) and len(reading.face_down) == 7
 
 
 def test_a_photo_with_no_tiles_is_an_empty_reading(reader):

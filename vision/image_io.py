@@ -11,6 +11,7 @@ from PIL import Image, UnidentifiedImageError
 
 MAX_PIXELS = 40_000_000  # a 40-megapixel photo; a bigger one is refused before it is decoded
 MAX_BYTES = 60 * 1024 * 1024
+EXIF_ORIENTATION = 0x0112
 
 
 class ImageError(ValueError):
@@ -32,6 +33,7 @@ def decode_image(data: bytes, name: str = "image") -> np.ndarray:
         with Image.open(io.BytesIO(data)) as header:  # reads the header only
             width, height = header.size
             kind = header.format
+            orientation = _orientation(header)
     except Image.DecompressionBombError:
         too_many = f"{name}: the picture is far more than {MAX_PIXELS // 1_000_000} megapixels"
         raise ImageError(too_many, "too_large") from None
@@ -41,10 +43,36 @@ def decode_image(data: bytes, name: str = "image") -> np.ndarray:
         raise ImageError(f"{name}: {width}x{height} is more than {MAX_PIXELS // 1_000_000} megapixels", "too_large")
     if _truncated(data, kind):
         raise ImageError(f"{name}: the {kind} file is truncated")
-    pixels = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    pixels = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
     if pixels is None or pixels.shape[:2] != (height, width):
         raise ImageError(f"{name}: the {kind} data cannot be decoded")
-    return pixels
+    return upright(pixels, orientation)
+
+
+def _orientation(header: Image.Image) -> int:
+    """The EXIF orientation tag, 1 (as stored) where there is none. A PNG may keep its EXIF
+    after the pixels: in a file cut short it is lost, and the truncation check says so."""
+    try:
+        return int(header.getexif().get(EXIF_ORIENTATION, 1))
+    except (OSError, ValueError, SyntaxError, TypeError):
+        return 1
+
+
+def upright(pixels: np.ndarray, orientation: int) -> np.ndarray:
+    """The pixels as the photo is meant to be seen: a camera stores a photo taken in portrait,
+    or upside down, as its sensor read it and says how to turn it in the EXIF orientation tag
+    (1 as stored; 2 mirrored; 3 half a turn; 4 flipped; 5 transposed; 6 a quarter turn
+    clockwise; 7 transposed the other way; 8 a quarter turn anticlockwise). Unknown values
+    leave the pixels as stored."""
+    if orientation in (5, 7):
+        pixels = np.swapaxes(pixels, 0, 1)  # transposed: then 5 is done, 7 needs half a turn
+    turn = {3: 2, 6: -1, 7: 2, 8: 1}.get(orientation, 0)  # quarter turns anticlockwise
+    pixels = np.rot90(pixels, turn)
+    if orientation == 2:
+        pixels = pixels[:, ::-1]
+    elif orientation == 4:
+        pixels = pixels[::-1]
+    return np.ascontiguousarray(pixels)
 
 
 def _truncated(data: bytes, kind: str | None) -> bool:
