@@ -46,7 +46,7 @@ def decode_image(data: bytes, name: str = "image") -> np.ndarray:
     pixels = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
     if pixels is None or pixels.shape[:2] != (height, width):
         raise ImageError(f"{name}: the {kind} data cannot be decoded")
-    return upright(pixels, orientation)
+    return _upright(pixels, orientation)
 
 
 def _orientation(header: Image.Image) -> int:
@@ -58,7 +58,7 @@ def _orientation(header: Image.Image) -> int:
         return 1
 
 
-def upright(pixels: np.ndarray, orientation: int) -> np.ndarray:
+def _upright(pixels: np.ndarray, orientation: int) -> np.ndarray:
     """The pixels as the photo is meant to be seen: a camera stores a photo taken in portrait,
     or upside down, as its sensor read it and says how to turn it in the EXIF orientation tag
     (1 as stored; 2 mirrored; 3 half a turn; 4 flipped; 5 transposed; 6 a quarter turn
