@@ -19,6 +19,7 @@ from vision.find import (
 from vision.lattice import fit_lattice
 from vision.reader import (
     _blank_and_loose,
+    _coloured_like,
     _face_down,
     _like_the_read_tiles,
     _readable,
@@ -417,3 +418,20 @@ def test_a_look_is_taken_for_too_close_when_it_reads_parts_of_tiles_or_tiles_too
     assert sight(3, 3, 0).too_close
     assert sight(20, 0, 0, side=120.0).too_close  # tiles larger than the finder learnt
     assert sight(3, 0, 2).found == (3, 3)
+
+
+def test_backs_must_have_the_colour_of_the_tiles_read():
+    # Ivory tiles on a blue-grey cloth with green dots: a dot the finder took for a tile reads
+    # as blank, like a back, but a back is the same plastic as the faces.
+    image = np.full((200, 400, 3), (150, 120, 110), np.uint8)
+    up = np.array([[0, -20], [17, 10], [-17, 10]], float)
+    read = np.array([up + (40, 50), up + (100, 50)])
+    ivory_back, green_dot = up + (160, 140), up + (260, 140)
+    for triangle in [*read, ivory_back]:
+        cv2.fillPoly(image, [triangle.astype(np.int32)], (200, 235, 245))
+    cv2.fillPoly(image, [green_dot.astype(np.int32)], (40, 110, 30))
+    kept = _coloured_like((ivory_back, green_dot), read, image)
+    assert len(kept) == 1 and np.array_equal(kept[0], ivory_back)
+    assert len(_coloured_like((ivory_back, green_dot), read[:1], image)) == 2  # one tile: nothing to go by
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    assert len(_coloured_like((ivory_back, green_dot), read, grey)) == 2  # no colour to compare

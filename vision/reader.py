@@ -29,7 +29,7 @@ from engine.tiles import LARGE_MAX, Tile
 from models.classes import NO_NUMBER
 from models.classifier import DEFAULT_MODEL, CornerClassifier
 from models.finder_data import READ_LONG_SIDE, working_scale
-from vision.crops import corner_crops
+from vision.crops import corner_crops, to_colour
 from vision.decode import decode
 from vision.find import DEFAULT_FINDER, LARGEST_FOUND_WELL, TileFinder, edge_lengths, inside
 from vision.lattice import LatticeFit, fit_board
@@ -44,6 +44,7 @@ SIZE_TOLERANCE = 2.0  # a tile away from the board may look this much smaller or
 SIZING_BOARD = 6  # joined tiles needed before the board's plane sizes the other tiles
 SIZING_READ_TILES = 2  # else, tiles read needed before their size sizes backs and unread outlines
 BACK_SIZE_TOLERANCE = 1.5  # a back or unread outline may look this much smaller or larger than expected
+BACK_COLOUR_TOLERANCE = 30.0  # a back's colour (CIE a*b*) lies this close to the tiles read
 SAME_TILE_OVERLAP = 0.1  # outlines (backs, unread) sharing this much of the smaller's area are one tile
 READ_LOOSE_AT_LEAST = 0.5  # a loose tile whose least sure number is read less surely than this is unread
 SMALLEST_WORKING_SIZE = READ_LONG_SIDE // 4  # a close-up is looked at from at most this much farther
@@ -186,7 +187,7 @@ class Reader:
         tiles = tuple(t for t, ok in zip(read, readable) if ok)
         unread = tuple(t.corners for t, ok in zip(read, readable) if not ok)
         read_outlines = np.array([t.corners for t in tiles]).reshape(-1, 3, 2)
-        face_down = _like_the_read_tiles(face_down, read_outlines, fit)
+        face_down = _coloured_like(_like_the_read_tiles(face_down, read_outlines, fit), read_outlines, image)
         unread = _like_the_read_tiles(unread, read_outlines, fit)
         lap("decode")
         height, width = image.shape[:2]
@@ -321,6 +322,38 @@ def _like_the_read_tiles(outlines: tuple[np.ndarray, ...], read: np.ndarray, fit
         if all(_overlap(candidates[i], candidates[k]) < SAME_TILE_OVERLAP for k in kept if may_overlap[i, k]):
             kept.append(i)
     return tuple(outlines[i] for i in sorted(kept))
+
+
+def _coloured_like(backs: tuple[np.ndarray, ...], read: np.ndarray, image: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The backs whose colour is the tiles' own: a back is the underside of a tile of the set,
+    the same plastic or wood as the faces read (their median colour, when ``SIZING_READ_TILES``
+    are read). Patches of a patterned cloth that the finder took for tiles and that read as
+    blank mostly are not. Colour is compared by its hue and saturation (CIE a*b*), which the
+    light changes less than brightness."""
+    if not backs or len(read) < SIZING_READ_TILES:
+        return backs
+    colours = _chroma(image, np.concatenate([read, np.array(backs)]))
+    distance = np.linalg.norm(colours[len(read) :] - np.nanmedian(colours[: len(read)], axis=0), axis=1)
+    return tuple(back for back, far in zip(backs, distance > BACK_COLOUR_TOLERANCE) if not far)
+
+
+def _chroma(image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
+    """(N, 2) CIE a*b* of the mean colour of each triangle's middle (its inner 70%, away from
+    edges, bevels and shadows); NaN for a triangle outside the photo."""
+    colour = to_colour(image)
+    height, width = colour.shape[:2]
+    centres = triangles.mean(1, keepdims=True)
+    inner = centres + (triangles - centres) * 0.7
+    means = np.full((len(triangles), 3), np.nan, np.float32)
+    for k, triangle in enumerate(inner):  # one small window per triangle
+        left, top = np.clip(np.floor(triangle.min(0)).astype(int), 0, [width, height])
+        right, bottom = np.clip(np.ceil(triangle.max(0)).astype(int) + 1, 0, [width, height])
+        mask = np.zeros((bottom - top, right - left), np.uint8)
+        cv2.fillPoly(mask, [np.round(triangle - (left, top)).astype(np.int32)], 1)
+        if mask.any():
+            means[k] = cv2.mean(colour[top:bottom, left:right], mask)[:3]
+    lab = cv2.cvtColor(np.nan_to_num(means)[None] / 255, cv2.COLOR_BGR2LAB)[0]
+    return np.where(np.isnan(means[:, :2]), np.nan, lab[:, 1:])
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:
