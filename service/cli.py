@@ -455,7 +455,7 @@ def build_parser() -> argparse.ArgumentParser:
     data.add_argument("--masks", action="store_true", help="also NAME.mask.png with tile ids")
     data.add_argument(
         "--more-pixels",
-        type=_factor(4.0),  # four times a 1920x1080 view is 33 MP, under the reader's 40 MP limit
+        type=_factor(4.0),  # four times a 1920x1080 view is 33 MP, under the reader's 52 MP limit
         default=1.0,
         metavar="F",
         help="render: the same views with F times the pixels a side (3: a phone's 12 MP photo of a webcam's view)",

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
-MAX_PIXELS = 40_000_000  # a 40-megapixel photo; a bigger one is refused before it is decoded
+MAX_PIXELS = 52_000_000  # a 50-megapixel phone photo (8160x6120); a bigger one is refused before it is decoded
 MAX_BYTES = 60 * 1024 * 1024
 EXIF_ORIENTATION = 0x0112
 
