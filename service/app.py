@@ -39,7 +39,7 @@ IMAGE_STATUS = {"too_large": 413, "not_image": 415, "damaged": 422}
 @dataclass(frozen=True)
 class Settings:
     database: str = "triominoes-games.sqlite3"
-    max_body_bytes: int = 20 * 1024 * 1024
+    max_body_bytes: int = 64 * 1024 * 1024  # two 50 MP phone photos (a reading and the previous one)
     cors_origins: tuple[str, ...] = ()  # closed by default
     live: LiveSettings = field(default_factory=LiveSettings)
     reader_threads: int | None = None
