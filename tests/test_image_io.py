@@ -52,6 +52,7 @@ def test_photos_are_turned_as_their_exif_orientation_says(orientation):
     [
         (b"", "empty"),
         (b"{ not a photo }", "not an image"),
+        (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(64), "HEIC"),
         (encoded(".jpg", noisy=True)[:-500], "truncated"),
         (encoded(".png", noisy=True)[:-30], "truncated"),
     ],

@@ -12,6 +12,7 @@ from PIL import Image, UnidentifiedImageError
 MAX_PIXELS = 52_000_000  # a 50-megapixel phone photo (8160x6120); a bigger one is refused before it is decoded
 MAX_BYTES = 60 * 1024 * 1024
 EXIF_ORIENTATION = 0x0112
+HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1"}
 
 
 class ImageError(ValueError):
@@ -38,6 +39,9 @@ def decode_image(data: bytes, name: str = "image") -> np.ndarray:
         too_many = f"{name}: the picture is far more than {MAX_PIXELS // 1_000_000} megapixels"
         raise ImageError(too_many, "too_large") from None
     except (UnidentifiedImageError, OSError, ValueError):
+        if _is_heif(data):
+            heif = f"{name}: a HEIC/HEIF photo (an iPhone's usual format) is not supported: share it as JPEG"
+            raise ImageError(heif, "not_image") from None
         raise ImageError(f"{name}: not an image (or a format that is not supported)", "not_image") from None
     if width * height > MAX_PIXELS:
         raise ImageError(f"{name}: {width}x{height} is more than {MAX_PIXELS // 1_000_000} megapixels", "too_large")
@@ -73,6 +77,11 @@ def _upright(pixels: np.ndarray, orientation: int) -> np.ndarray:
     elif orientation == 4:
         pixels = pixels[::-1]
     return np.ascontiguousarray(pixels)
+
+
+def _is_heif(data: bytes) -> bool:
+    """Whether the data is a HEIF image (an ISO box file whose brand is a HEIF one)."""
+    return data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS
 
 
 def _truncated(data: bytes, kind: str | None) -> bool:
