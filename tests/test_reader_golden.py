@@ -51,12 +51,17 @@ def test_added_tile_and_its_score(readings):
     assert placement["tile"] == truth["tile"] and placement["score"] == truth["score"] and placement["legal"]
 
 
-def test_a_tile_the_earlier_photo_missed_is_looked_for_there_again(reader, readings):
+@pytest.fixture(scope="module")
+def partial(readings):
+    """The earlier reading with one board tile taken out, as if its finder had missed it: two
+    tiles then seem new."""
     before, _ = readings
-    # Take a board tile out of the earlier reading, as if its finder had missed it: two tiles
-    # then seem new. Looking again at the earlier photo finds the missed one where it lay.
     missed = next(i for i, t in enumerate(before.tiles) if t.cell is not None)
-    partial = replace(before, tiles=before.tiles[:missed] + before.tiles[missed + 1 :])
+    return replace(before, tiles=before.tiles[:missed] + before.tiles[missed + 1 :])
+
+
+def test_a_tile_the_earlier_photo_missed_is_looked_for_there_again(reader, partial):
+    # Looking again at the earlier photo finds the missed tile where it lay.
     image = load_image(SAMPLES / "board.jpg")
     blind = reader.read(image, previous=partial)
     assert blind.last_placement is None and any("2 tiles were added" in n for n in blind.notes)
@@ -66,12 +71,9 @@ def test_a_tile_the_earlier_photo_missed_is_looked_for_there_again(reader, readi
     assert placement["tile"] == truth["tile"] and placement["score"] == truth["score"]
 
 
-def test_tiles_that_look_new_where_the_earlier_photo_shows_nothing_stay_new(reader, readings):
+def test_tiles_that_look_new_where_the_earlier_photo_shows_nothing_stay_new(reader, partial):
     # The earlier photo cut down to a corner of bare table: the cells of the tiles that look
     # new lie outside it, so nothing is taken back (a close-up's earlier frame can miss them).
-    before, _ = readings
-    missed = next(i for i, t in enumerate(before.tiles) if t.cell is not None)
-    partial = replace(before, tiles=before.tiles[:missed] + before.tiles[missed + 1 :])
     corner = load_image(SAMPLES / "board_before.jpg")[:40, :40]
     reading = reader.read(load_image(SAMPLES / "board.jpg"), previous=partial, previous_image=corner)
     assert reading.last_placement is None and any("2 tiles were added" in n for n in reading.notes)

@@ -212,9 +212,9 @@ class Reader:
             if len(board) < LOOK_AGAIN_TILES:
                 return set()
             plane = np.array([point_xy(mapping.point(p)) for t in board for p in cell_corners(t.cell)])
-            pixels = np.concatenate([t.corners for t in board])
-            side = float(np.median(edge_lengths(np.array([t.corners for t in board]))))
-            homography, _ = cv2.findHomography(plane, pixels, cv2.RANSAC, LOOK_AGAIN_MISFIT * side)
+            corners = np.array([t.corners for t in board])
+            side = float(np.median(edge_lengths(corners)))
+            homography, _ = cv2.findHomography(plane, corners.reshape(-1, 2), cv2.RANSAC, LOOK_AGAIN_MISFIT * side)
             if homography is None:
                 return set()
             where = np.array([[point_xy(p) for p in cell_corners(t.cell)] for t in tiles], np.float64)
