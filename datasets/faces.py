@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import glob
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 import cv2
@@ -39,6 +39,40 @@ VALUE_COLOURS = [
 PIP_COLOURS = [(0, 0, 0), (245, 245, 245), (40, 90, 20), (30, 210, 235), (190, 80, 20), (35, 35, 200), (0, 140, 255)]
 
 
+# Dot positions of each count in units of the dot spacing, y pointing away from the tile centre.
+# Editions arrange their pips differently; a reader that knows one arrangement only would count
+# by shape alone.
+PIP_LAYOUTS: list[dict[int, list[tuple[float, float]]]] = [
+    {  # dice-like groups
+        0: [],
+        1: [(0, 0)],
+        2: [(-0.5, 0), (0.5, 0)],
+        3: [(-0.55, 0.35), (0.55, 0.35), (0, -0.5)],
+        4: [(-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)],
+        5: [(-0.6, -0.6), (0.6, -0.6), (0, 0), (-0.6, 0.6), (0.6, 0.6)],
+        6: [(-0.5, -0.8), (0.5, -0.8), (-0.5, 0), (0.5, 0), (-0.5, 0.8), (0.5, 0.8)],
+    },
+    {  # rows across the corner
+        0: [],
+        1: [(0, 0)],
+        2: [(0, -0.5), (0, 0.5)],
+        3: [(-0.9, 0), (0, 0), (0.9, 0)],
+        4: [(-0.9, -0.45), (0, -0.45), (0.9, -0.45), (0, 0.45)],
+        5: [(-0.9, -0.45), (0, -0.45), (0.9, -0.45), (-0.45, 0.45), (0.45, 0.45)],
+        6: [(-0.9, -0.45), (0, -0.45), (0.9, -0.45), (-0.9, 0.45), (0, 0.45), (0.9, 0.45)],
+    },
+    {  # pyramids and a cross
+        0: [],
+        1: [(0, 0)],
+        2: [(-0.5, 0), (0.5, 0)],
+        3: [(-0.55, -0.35), (0.55, -0.35), (0, 0.5)],
+        4: [(0, -0.9), (-0.8, 0.45), (0.8, 0.45), (0, 0)],
+        5: [(0, 0), (0, -0.9), (0, 0.9), (-0.9, 0), (0.9, 0)],
+        6: [(-0.9, 0.5), (0, 0.5), (0.9, 0.5), (-0.45, -0.3), (0.45, -0.3), (0, -1.1)],
+    },
+]
+
+
 @dataclass(frozen=True)
 class TileStyle:
     """How one kind of real set looks. ``ink`` None means numbers coloured by value."""
@@ -50,6 +84,20 @@ class TileStyle:
     pin: bool = False
     grain: bool = False
     back: tuple[int, int, int] | None = None  # face-down colour, default a shade of the face
+    # The edition's layout, as fractions of a side (``along``: of the way from corner to centre);
+    # each face draws its own value from the range, as hand-made sets vary a little.
+    number_height: tuple[float, float] = (0.17, 0.23)
+    number_along: tuple[float, float] = (0.42, 0.55)
+    pip_layout: int = 0  # index into PIP_LAYOUTS
+    pip_spacing: tuple[float, float] = (0.085, 0.1)
+    pip_along: tuple[float, float] = (0.45, 0.55)
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.pip_layout < len(PIP_LAYOUTS):
+            raise ValueError(f"no pip layout {self.pip_layout}")
+        for low, high in (self.number_height, self.number_along, self.pip_spacing, self.pip_along):
+            if not 0 < low <= high < 1:
+                raise ValueError(f"a layout range must lie in (0, 1) and run upwards, not {low}..{high}")
 
 
 STYLES: dict[str, TileStyle] = {
@@ -93,18 +141,21 @@ def glyph(font_index: int, digit: int, height: int) -> np.ndarray:
     return mask
 
 
-def pip_offsets(count: int) -> list[tuple[float, float]]:
-    """Dot positions of a pip group in units of the dot spacing, y pointing to the tile centre."""
-    patterns = {
-        0: [],
-        1: [(0, 0)],
-        2: [(-0.5, 0), (0.5, 0)],
-        3: [(-0.55, 0.35), (0.55, 0.35), (0, -0.5)],
-        4: [(-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)],
-        5: [(-0.6, -0.6), (0.6, -0.6), (0, 0), (-0.6, 0.6), (0.6, 0.6)],
-        6: [(-0.5, -0.8), (0.5, -0.8), (-0.5, 0), (0.5, 0), (-0.5, 0.8), (0.5, 0.8)],
-    }
-    return patterns[count]
+def another_edition(style: TileStyle, rng: np.random.Generator) -> TileStyle:
+    """The same look in another edition's layout: numbers from small and deep in the tile to
+    large and near the tip, pips in another arrangement and spacing."""
+    height = rng.uniform(0.13, 0.25)
+    along = rng.uniform(0.38 if height < 0.22 else 0.42, 0.62)  # a large number needs room
+    spacing = rng.uniform(0.075, 0.11)
+    pip_along = rng.uniform(0.42, 0.58)
+    return replace(
+        style,
+        number_height=(height * 0.95, height * 1.05),
+        number_along=(along - 0.02, along + 0.02),
+        pip_layout=int(rng.integers(len(PIP_LAYOUTS))),
+        pip_spacing=(spacing * 0.95, spacing * 1.05),
+        pip_along=(pip_along - 0.03, pip_along + 0.03),
+    )
 
 
 @cache
@@ -155,7 +206,7 @@ def draw_face(
     face *= bevel
     if numbers is not None:
         if style.pips:
-            _draw_pips(face, numbers, rng)
+            _draw_pips(face, style, numbers, rng)
         else:
             _draw_numbers(face, style, numbers, rng, font_index)
         if style.pin:
@@ -176,8 +227,8 @@ def _corner_frame(corner: int, along: float) -> tuple[np.ndarray, np.ndarray, fl
 
 
 def _draw_numbers(face, style: TileStyle, numbers, rng: np.random.Generator, font_index: int) -> None:
-    height = int(SIDE_PX * rng.uniform(0.17, 0.23))
-    along = rng.uniform(0.42, 0.55)
+    height = int(SIDE_PX * rng.uniform(*style.number_height))
+    along = rng.uniform(*style.number_along)
     for corner, number in enumerate(numbers):
         mask = glyph(font_index, number, height)
         spot, _, angle = _corner_frame(corner, along)
@@ -193,14 +244,14 @@ def _draw_numbers(face, style: TileStyle, numbers, rng: np.random.Generator, fon
         roi += alpha * ink
 
 
-def _draw_pips(face, numbers, rng: np.random.Generator) -> None:
-    spacing = SIDE_PX * rng.uniform(0.085, 0.1)
+def _draw_pips(face, style: TileStyle, numbers, rng: np.random.Generator) -> None:
+    spacing = SIDE_PX * rng.uniform(*style.pip_spacing)
     dot = max(2, int(spacing * rng.uniform(0.28, 0.36)))
     for corner, count in enumerate(numbers):
-        spot, towards, _ = _corner_frame(corner, rng.uniform(0.45, 0.55))
+        spot, towards, _ = _corner_frame(corner, rng.uniform(*style.pip_along))
         across = np.array([-towards[1], towards[0]])
         colour = tuple(float(c) for c in PIP_COLOURS[count])
-        for dx, dy in pip_offsets(count):
+        for dx, dy in PIP_LAYOUTS[style.pip_layout][count]:
             centre = spot + spacing * (dx * across - dy * towards)
             cv2.circle(face, (int(centre[0] * 16), int(centre[1] * 16)), dot * 16, colour, -1, cv2.LINE_AA, 4)
 

@@ -40,6 +40,7 @@ class RenderJob:
     large_set: float = LARGE_SET_SHARE  # the chance of a scene with the 0..6 set
     more_pixels: float = 1.0  # the same view with this many times the pixels a side (studio.with_more_pixels)
     closer: float = 1.0  # the middle of the view zoomed this many times (studio.closer)
+    other_editions: float = 0.0  # the chance of a set in another edition's layout (studio.sample_scene)
 
 
 def encode_jpeg(image: np.ndarray, quality: int) -> bytes:
@@ -59,7 +60,14 @@ def _write(out: Path, name: str, rendered: Rendered, quality: int, masks: bool) 
 
 def make_image(job: RenderJob, out: Path) -> str:
     """Render one seed into ``out``: NAME.jpg and NAME.json (and the 'before' photo of a pair)."""
-    scene = sample_scene(job.seed, list(job.styles) if job.styles else None, job.n_tiles, pair=job.pair, size=job.size)
+    scene = sample_scene(
+        job.seed,
+        list(job.styles) if job.styles else None,
+        job.n_tiles,
+        pair=job.pair,
+        size=job.size,
+        other_editions=job.other_editions,
+    )
     if job.more_pixels != 1.0:
         scene = with_more_pixels(scene, job.more_pixels)
     if job.closer != 1.0:
@@ -158,7 +166,13 @@ def crops_for_seed(job: RenderJob) -> tuple[np.ndarray, np.ndarray, int, float]:
     """Labelled corner crops from one rendered photo, cut like the reader cuts them but from
     slightly wrong corners (position jitter, up to 20 degrees of turn), plus "no number" crops
     of face-down tiles, hidden corners and bare table."""
-    scene = sample_scene(job.seed, list(job.styles) if job.styles else None, job.n_tiles, large_set=job.large_set)
+    scene = sample_scene(
+        job.seed,
+        list(job.styles) if job.styles else None,
+        job.n_tiles,
+        large_set=job.large_set,
+        other_editions=job.other_editions,
+    )
     rendered = render(scene)
     rng = np.random.default_rng([job.seed, 7])
     side = rendered.truth["studio"]["tile_side_px"]
@@ -198,17 +212,21 @@ def _style_index(name: str) -> int:
 DATA = Path("data")
 
 
-def load_crops(split: str, images: int, report=None, large_set: float = LARGE_SET_SHARE) -> dict[str, np.ndarray]:
+def load_crops(
+    split: str, images: int, report=None, large_set: float = LARGE_SET_SHARE, other_editions: float = 0.0
+) -> dict[str, np.ndarray]:
     """Crops of the first ``images`` seeds of ``split``, rendered once and cached in data/
     (the same file ``triominoes datasets crops`` writes); ``large_set`` is the chance of a
-    scene with the 0..6 set (the studio's own share unless asked)."""
+    scene with the 0..6 set (the studio's own share unless asked), ``other_editions`` the chance
+    of a set in another edition's layout."""
     share = "" if large_set == LARGE_SET_SHARE else f"_large{large_set:g}"
+    share += f"_editions{other_editions:g}" if other_editions else ""
     path = DATA / f"crops_{split}_0_{images}{share}_bgr{CROP_PX}.npz"
     if path.is_file():
         with np.load(path) as stored:
             return {k: stored[k] for k in ("crops", "labels", "styles", "side_px") if k in stored}
     first = SPLITS[split]
-    jobs = [RenderJob(first + k, large_set=large_set) for k in range(images)]
+    jobs = [RenderJob(first + k, large_set=large_set, other_editions=other_editions) for k in range(images)]
     results = run_jobs(crops_for_seed, jobs)
     parts = list(report(results, len(jobs), f"crops {split}") if report else results)
     data = crop_arrays(parts)

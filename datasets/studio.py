@@ -125,12 +125,19 @@ def sample_scene(
     loose_tiles: bool = True,
     size: tuple[int, int] | None = None,
     large_set: float = LARGE_SET_SHARE,
+    other_editions: float = 0.0,
 ) -> Scene:
     """Everything random about one photo, drawn from ``seed`` alone. ``board`` replaces the
     seeded board (a game's frames share one board); ``pair`` asks for at least two tiles;
-    ``large_set`` is the chance that the scene is played with the 0..6 set."""
+    ``large_set`` is the chance that the scene is played with the 0..6 set; ``other_editions``
+    the chance that its set has another edition's layout (``faces.another_edition``), drawn from
+    a stream of its own so that the rest of the scene stays the seed's."""
     rng = np.random.default_rng(seed)
     style = faces.STYLES[rng.choice(styles or list(faces.STYLES))]
+    if other_editions > 0:
+        edition_rng = np.random.default_rng([seed, 3])
+        if edition_rng.uniform() < other_editions:
+            style = faces.another_edition(style, edition_rng)
     side = rng.uniform(23, 27) if not style.pips else rng.uniform(26, 32)
     thickness = rng.uniform(4.5, 7) if not style.pips else rng.uniform(7, 10)
     if n_tiles is None:
@@ -646,6 +653,22 @@ def _truth(scene: Scene, shown: list[int], mask: np.ndarray, board: Board) -> di
             }
         )
     rules = scene.rules
+    studio = {
+        "seed": scene.seed,
+        "style": scene.style.name,
+        "table": scene.table,
+        "max_number": rules.max_number,
+        "tilt_deg": round(cam.tilt_deg, 2),
+        "tile_side_px": round(scene.side_px, 2),
+        "k1": round(cam.k1, 4),
+    }
+    style = scene.style
+    if style != faces.STYLES[style.name]:  # another edition's layout
+        studio["edition"] = {
+            "number_height": round(sum(style.number_height) / 2, 3),
+            "number_along": round(sum(style.number_along) / 2, 3),
+            "pip_layout": style.pip_layout,
+        }
     return {
         "image": {"path": None, "width": width, "height": height},
         "tiles": tiles,
@@ -653,13 +676,5 @@ def _truth(scene: Scene, shown: list[int], mask: np.ndarray, board: Board) -> di
         "violations": [],
         "last_placement": judge_last(board, rules).to_dict() if len(board) else None,
         "timing_ms": {},
-        "studio": {
-            "seed": scene.seed,
-            "style": scene.style.name,
-            "table": scene.table,
-            "max_number": rules.max_number,
-            "tilt_deg": round(cam.tilt_deg, 2),
-            "tile_side_px": round(scene.side_px, 2),
-            "k1": round(cam.k1, 4),
-        },
+        "studio": studio,
     }

@@ -29,8 +29,8 @@ def time_per_corner(classifier: CornerClassifier, crops: np.ndarray, repeats: in
     return float(np.median(timings)) / FRAME_CORNERS * 1e6
 
 
-def evaluate(model: str, images: int, report=None) -> dict:
-    data = load_crops("test", images, report)
+def evaluate(model: str, images: int, report=None, other_editions: float = 0.0) -> dict:
+    data = load_crops("test", images, report, other_editions=other_editions)
     classifier = CornerClassifier(model)
     probabilities = np.concatenate(
         [classifier.predict(data["crops"][i : i + 4096]) for i in range(0, len(data["crops"]), 4096)]
@@ -41,9 +41,10 @@ def evaluate(model: str, images: int, report=None) -> dict:
     return figures
 
 
-def main(model: str, images: int, confusion_png: str | None = None, report=None) -> None:
-    figures = evaluate(model, images, report)
-    print(f"test split: {images} photos, {figures['crops']} corner crops")
+def main(model: str, images: int, confusion_png: str | None = None, report=None, other_editions: float = 0.0) -> None:
+    figures = evaluate(model, images, report, other_editions)
+    editions = f", {other_editions:.0%} of the sets in another edition's layout" if other_editions else ""
+    print(f"test split: {images} photos{editions}, {figures['crops']} corner crops")
     print(f"accuracy {figures['accuracy']:.4%}, expected calibration error {figures['ece']:.4f}")
     print("per class: " + ", ".join(f"{k} {v:.4%}" for k, v in figures["per_class"].items()))
     print("per style: " + ", ".join(f"{k} {v:.4%}" for k, v in figures["per_style"].items()))

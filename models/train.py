@@ -23,6 +23,9 @@ from vision.crops import CROP_PX
 # examples as each other number instead of an eighth (it was the number read worst). Which set is
 # on the table is the decoder's business, not the classifier's.
 TRAIN_LARGE_SET = 0.5
+# Half the training sets are drawn in another edition's layout (number size and place, pip
+# arrangement): real sets differ in these, and a classifier that saw one layout reads others badly.
+TRAIN_OTHER_EDITIONS = 0.5
 
 GEOMETRY_TURN = math.radians(10)  # extra turn of a crop, either way
 GEOMETRY_SCALE = 0.12  # extra zoom in or out (fraction)
@@ -96,7 +99,9 @@ def train(
 ) -> dict:
     torch.manual_seed(seed)
     generator = torch.Generator().manual_seed(seed)
-    train_set = load_crops("train", train_images, report, large_set=TRAIN_LARGE_SET)
+    train_set = load_crops(
+        "train", train_images, report, large_set=TRAIN_LARGE_SET, other_editions=TRAIN_OTHER_EDITIONS
+    )
     val_set = load_crops("val", val_images, report)
     x_train = torch.from_numpy(train_set["crops"])
     y_train = torch.from_numpy(train_set["labels"].astype(np.int64))

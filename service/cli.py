@@ -189,19 +189,19 @@ def _working_size(pixels: int | None) -> int | None:
     return pixels
 
 
-def _factor(most: float) -> Callable[[str], float]:
-    """An argument type for a factor from 1 to ``most``."""
+def _between(least: float, most: float) -> Callable[[str], float]:
+    """An argument type for a number from ``least`` to ``most``."""
 
-    def factor(text: str) -> float:
+    def number(text: str) -> float:
         try:
             value = float(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-        if not 1.0 <= value <= most:
-            raise argparse.ArgumentTypeError(f"must be 1..{most:g}, not {text}")
+        if not least <= value <= most:
+            raise argparse.ArgumentTypeError(f"must be {least:g}..{most:g}, not {text}")
         return value
 
-    return factor
+    return number
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -238,7 +238,8 @@ def _datasets(args: argparse.Namespace) -> int:
         import numpy as np
 
         _writable_parent(args.out)
-        jobs = [make.RenderJob(s, tuple(args.styles) if args.styles else None) for s in seeds]
+        styles = tuple(args.styles) if args.styles else None
+        jobs = [make.RenderJob(s, styles, other_editions=args.other_editions) for s in seeds]
         parts = list(progress(make.run_jobs(make.crops_for_seed, jobs, workers=args.workers), len(jobs), "crops"))
         data = make.crop_arrays(parts)
         np.savez_compressed(args.out, **data, first_seed=first, n=args.n)
@@ -255,7 +256,15 @@ def _datasets(args: argparse.Namespace) -> int:
         return 0
     styles = tuple(args.styles) if args.styles else None
     jobs = [
-        make.RenderJob(s, styles, args.pairs, args.masks, more_pixels=args.more_pixels, closer=args.closer)
+        make.RenderJob(
+            s,
+            styles,
+            args.pairs,
+            args.masks,
+            more_pixels=args.more_pixels,
+            closer=args.closer,
+            other_editions=args.other_editions,
+        )
         for s in seeds
     ]
     for _ in progress(make.run_jobs(make.make_image, jobs, out, workers=args.workers), len(jobs), "render"):
@@ -324,7 +333,7 @@ def _benchmark(args: argparse.Namespace) -> int:
         from service.progress import progress
 
         try:
-            evaluate.main(args.model, args.images, args.confusion, report=progress)
+            evaluate.main(args.model, args.images, args.confusion, report=progress, other_editions=args.other_editions)
         except FileNotFoundError as error:
             raise InputError(str(error)) from None
     return 0
@@ -455,17 +464,25 @@ def build_parser() -> argparse.ArgumentParser:
     data.add_argument("--masks", action="store_true", help="also NAME.mask.png with tile ids")
     data.add_argument(
         "--more-pixels",
-        type=_factor(4.0),  # four times a 1920x1080 view is 33 MP, under the reader's 52 MP limit
+        type=_between(1.0, 4.0),  # four times a 1920x1080 view is 33 MP, under the reader's 52 MP limit
         default=1.0,
         metavar="F",
         help="render: the same views with F times the pixels a side (3: a phone's 12 MP photo of a webcam's view)",
     )
     data.add_argument(
         "--closer",
-        type=_factor(8.0),
+        type=_between(1.0, 8.0),
         default=1.0,
         metavar="F",
         help="render: close-ups, the middle of each view zoomed F times (tiles F times larger, the same pixels)",
+    )
+    data.add_argument(
+        "--other-editions",
+        type=_between(0.0, 1.0),
+        default=0.0,
+        metavar="SHARE",
+        help="render, crops: this share of the sets in another edition's layout (number size and place, "
+        "pip arrangement), as the classifier's training sees half of them",
     )
     data.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
     data.set_defaults(run=_datasets)
@@ -510,6 +527,13 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--model", default="models/corner.onnx", help="classifier: the ONNX model")
     bench.add_argument("--images", type=int, default=600, help="classifier: test-split photos to crop")
     bench.add_argument("--confusion", metavar="OUT.png", help="classifier: also draw the confusion matrix")
+    bench.add_argument(
+        "--other-editions",
+        type=_between(0.0, 1.0),
+        default=0.0,
+        metavar="SHARE",
+        help="classifier: this share of the test sets in another edition's layout",
+    )
     bench.add_argument("--seconds", type=float, default=3.0, help="engine: simulating time; service: time per run")
     bench.set_defaults(run=_benchmark)
     return parser

@@ -1,12 +1,15 @@
 """The photo studio: truth measured on the rendered pixels, determinism, crops, pairs, sequences."""
 
+import itertools
 import json
+import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
 import pytest
 
-from datasets.faces import STYLES
+from datasets.faces import FACE_CORNERS, PIP_LAYOUTS, STYLES, draw_face
 from datasets.make import NO_NUMBER, RenderJob, crops_for_seed, make_image, make_sequence
 from datasets.studio import closer, render, sample_scene, with_more_pixels
 from engine.board import Board
@@ -151,6 +154,52 @@ def test_the_share_of_large_set_scenes_can_be_raised_for_training():
     assert [s.style.name for s in large] == [s.style.name for s in default]  # drawn before the set
 
 
+def test_another_edition_changes_the_faces_and_nothing_else():
+    for seed in range(12):
+        default = sample_scene(seed, n_tiles=8)
+        other = sample_scene(seed, n_tiles=8, other_editions=1.0)
+        assert sample_scene(seed, n_tiles=8, other_editions=0.0).style == default.style
+        assert other.style.name == default.style.name and other.style.face == default.style.face
+        assert other.style != default.style
+        assert other.options == default.options and np.array_equal(other.camera.K, default.camera.K)
+        assert all(np.array_equal(a.top, b.top) and a.numbers == b.numbers for a, b in zip(other.tiles, default.tiles))
+    edition = render(clean(sample_scene(3, n_tiles=3, other_editions=1.0))).truth["studio"]["edition"]
+    assert 0.13 <= edition["number_height"] <= 0.25 and 0.38 <= edition["number_along"] <= 0.62
+    assert "edition" not in render(clean(sample_scene(3, n_tiles=3))).truth["studio"]
+    shared = [sample_scene(seed, n_tiles=4, other_editions=0.5).style.number_along for seed in range(40)]
+    assert 5 < sum(along != STYLES["ivory"].number_along for along in shared) < 35
+
+
+def test_each_pip_layout_draws_every_count_with_dots_apart():
+    for layout in PIP_LAYOUTS:
+        for count in range(7):
+            dots = layout[count]
+            assert len(dots) == count
+            # A dot's radius is at most 0.36 spacings, so dots 0.8 apart never touch.
+            assert all(math.dist(a, b) >= 0.8 for a, b in itertools.combinations(dots, 2))
+
+
+def test_a_small_deep_number_is_drawn_smaller_and_farther_from_its_corner():
+    def ink_of_the_top_corner(style):
+        face, alpha = draw_face(style, (4, 4, 4), np.random.default_rng(0))
+        ys = np.nonzero((face.mean(2) < 100) & (alpha > 0.5))[0]
+        near_top = ys < FACE_CORNERS[0][1] + 0.5 * (FACE_CORNERS[1][1] - FACE_CORNERS[0][1])
+        return len(ys[near_top]), float(np.mean(ys[near_top]) - FACE_CORNERS[0][1])
+
+    big_near = replace(STYLES["ivory"], number_height=(0.24, 0.24), number_along=(0.42, 0.42))
+    small_deep = replace(STYLES["ivory"], number_height=(0.13, 0.13), number_along=(0.6, 0.6))
+    (big_ink, big_depth), (small_ink, small_depth) = ink_of_the_top_corner(big_near), ink_of_the_top_corner(small_deep)
+    assert small_ink < 0.5 * big_ink and small_depth > big_depth + 10
+
+
+@pytest.mark.parametrize(
+    "change", [{"pip_layout": len(PIP_LAYOUTS)}, {"number_along": (0.6, 0.5)}, {"number_height": (0, 0.2)}]
+)
+def test_a_style_with_an_impossible_layout_is_refused(change):
+    with pytest.raises(ValueError):
+        replace(STYLES["ivory"], **change)
+
+
 def test_crops_have_labels_for_every_class_kind():
     crops, labels, style, side = crops_for_seed(RenderJob(4))
     assert crops.shape == (len(labels), 3, CROP_PX, CROP_PX) and crops.dtype == np.uint8
@@ -184,6 +233,8 @@ def test_sequence_frames_video_and_events(tmp_path):
         ["datasets", "paint", "--out", "X"],
         ["datasets", "render", "--out", "X", "--more-pixels", "9"],
         ["datasets", "render", "--out", "X", "--closer", "0.5"],
+        ["datasets", "render", "--out", "X", "--other-editions", "1.5"],
+        ["benchmark", "classifier", "--other-editions", "-1"],
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(args, capsys, tmp_path):
