@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.studio import LARGE_SET_SHARE, Rendered, closer, render, sample_scene, with_more_pixels
+from datasets.studio import LARGE_SET_SHARE, Rendered, Scene, closer, render, sample_scene, with_more_pixels
 from engine.board import Board
 from engine.game import Place
 from engine.simulate import simulate_game
@@ -42,6 +42,23 @@ class RenderJob:
     closer: float = 1.0  # the middle of the view zoomed this many times (studio.closer)
     other_editions: float = 0.0  # the chance of a set in another edition's layout (studio.sample_scene)
 
+    def scene(self) -> Scene:
+        """The seed's scene, seen with more pixels or from closer when the job asks."""
+        scene = sample_scene(
+            self.seed,
+            list(self.styles) if self.styles else None,
+            self.n_tiles,
+            pair=self.pair,
+            size=self.size,
+            large_set=self.large_set,
+            other_editions=self.other_editions,
+        )
+        if self.more_pixels != 1.0:
+            scene = with_more_pixels(scene, self.more_pixels)
+        if self.closer != 1.0:
+            scene = closer(scene, self.closer)
+        return scene
+
 
 def encode_jpeg(image: np.ndarray, quality: int) -> bytes:
     ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
@@ -60,18 +77,7 @@ def _write(out: Path, name: str, rendered: Rendered, quality: int, masks: bool) 
 
 def make_image(job: RenderJob, out: Path) -> str:
     """Render one seed into ``out``: NAME.jpg and NAME.json (and the 'before' photo of a pair)."""
-    scene = sample_scene(
-        job.seed,
-        list(job.styles) if job.styles else None,
-        job.n_tiles,
-        pair=job.pair,
-        size=job.size,
-        other_editions=job.other_editions,
-    )
-    if job.more_pixels != 1.0:
-        scene = with_more_pixels(scene, job.more_pixels)
-    if job.closer != 1.0:
-        scene = closer(scene, job.closer)
+    scene = job.scene()
     name = f"{job.seed:07d}"
     quality = scene.options["jpeg"]
     if job.pair:
@@ -166,13 +172,7 @@ def crops_for_seed(job: RenderJob) -> tuple[np.ndarray, np.ndarray, int, float]:
     """Labelled corner crops from one rendered photo, cut like the reader cuts them but from
     slightly wrong corners (position jitter, up to 20 degrees of turn), plus "no number" crops
     of face-down tiles, hidden corners and bare table."""
-    scene = sample_scene(
-        job.seed,
-        list(job.styles) if job.styles else None,
-        job.n_tiles,
-        large_set=job.large_set,
-        other_editions=job.other_editions,
-    )
+    scene = job.scene()
     rendered = render(scene)
     rng = np.random.default_rng([job.seed, 7])
     side = rendered.truth["studio"]["tile_side_px"]

@@ -189,6 +189,10 @@ def _working_size(pixels: int | None) -> int | None:
     return pixels
 
 
+def _other_editions_argument(parser: argparse.ArgumentParser, help_text: str) -> None:
+    parser.add_argument("--other-editions", type=_between(0.0, 1.0), default=0.0, metavar="SHARE", help=help_text)
+
+
 def _between(least: float, most: float) -> Callable[[str], float]:
     """An argument type for a number from ``least`` to ``most``."""
 
@@ -476,12 +480,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="F",
         help="render: close-ups, the middle of each view zoomed F times (tiles F times larger, the same pixels)",
     )
-    data.add_argument(
-        "--other-editions",
-        type=_between(0.0, 1.0),
-        default=0.0,
-        metavar="SHARE",
-        help="render, crops: this share of the sets in another edition's layout (number size and place, "
+    _other_editions_argument(
+        data,
+        "render, crops: this share of the sets in another edition's layout (number size and place, "
         "pip arrangement), as the classifier's training sees half of them",
     )
     data.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
@@ -527,13 +528,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--model", default="models/corner.onnx", help="classifier: the ONNX model")
     bench.add_argument("--images", type=int, default=600, help="classifier: test-split photos to crop")
     bench.add_argument("--confusion", metavar="OUT.png", help="classifier: also draw the confusion matrix")
-    bench.add_argument(
-        "--other-editions",
-        type=_between(0.0, 1.0),
-        default=0.0,
-        metavar="SHARE",
-        help="classifier: this share of the test sets in another edition's layout",
-    )
+    _other_editions_argument(bench, "classifier: this share of the test sets in another edition's layout")
     bench.add_argument("--seconds", type=float, default=3.0, help="engine: simulating time; service: time per run")
     bench.set_defaults(run=_benchmark)
     return parser
