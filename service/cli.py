@@ -229,6 +229,7 @@ def _datasets(args: argparse.Namespace) -> int:
         raise InputError(f"--seed must not be negative, not {args.seed}")
     first = make.SPLITS[args.split] + args.seed
     seeds = range(first, first + args.n)
+    styles = tuple(args.styles) if args.styles else None
     if args.action == "sheet":
         import cv2
 
@@ -242,7 +243,6 @@ def _datasets(args: argparse.Namespace) -> int:
         import numpy as np
 
         _writable_parent(args.out)
-        styles = tuple(args.styles) if args.styles else None
         jobs = [make.RenderJob(s, styles, other_editions=args.other_editions) for s in seeds]
         parts = list(progress(make.run_jobs(make.crops_for_seed, jobs, workers=args.workers), len(jobs), "crops"))
         data = make.crop_arrays(parts)
@@ -258,7 +258,6 @@ def _datasets(args: argparse.Namespace) -> int:
         for seed in progress(seeds, len(seeds), "sequences"):
             make.make_sequence(seed, out, args.styles, args.still_frames, args.max_events, args.rounds)
         return 0
-    styles = tuple(args.styles) if args.styles else None
     jobs = [
         make.RenderJob(
             s,
