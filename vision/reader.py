@@ -50,6 +50,8 @@ READ_LOOSE_AT_LEAST = 0.5  # a loose tile whose least sure number is read less s
 SMALLEST_WORKING_SIZE = READ_LONG_SIDE // 4  # a close-up is looked at from at most this much farther
 LOOK_AGAIN_TILES = 3  # board tiles of the previous photo needed to put a cell there by their plane
 LOOK_AGAIN_MISFIT = 0.3  # previous board corners this far (tile sides) off its plane are left out of it
+SAME_TILE_LOOK = 0.6  # a cell whose two photos correlate this well shows the same tile in both
+LOOK_PX = 24  # the side of the patch two photos of one cell are compared in
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,11 @@ class _Sight:
         beside a small board is the start of every game."""
         fragmented = len(self.unread) >= max(1, len(self.tiles))
         return fragmented or self.tile_side > LARGEST_FOUND_WELL
+
+    @property
+    def read_outlines(self) -> np.ndarray:
+        """(N, 3, 2) the outlines of the tiles read."""
+        return np.array([t.corners for t in self.tiles]).reshape(-1, 3, 2)
 
     @property
     def found(self) -> tuple[int, int]:
@@ -143,7 +150,9 @@ class Reader:
             notes.append("a loose tile shows no mark: the 0-0-0 tile face up, or a pip tile's back")
         last = None
         if previous is not None:
-            shown_before = self._shown_in(previous_image, previous) if previous_image is not None else None
+            shown_before = (
+                self._shown_in(previous_image, previous, image, tiles) if previous_image is not None else None
+            )
             last, note = last_placement(previous.board, board, rules_used, previous.loose_tiles, shown_before)
             if note:
                 notes.append(note)
@@ -153,10 +162,27 @@ class Reader:
         return Reading(path, width, height, tiles, face_down, unread, violations, last, timing, tuple(notes))
 
     def _see(self, image: np.ndarray, rules: Rules, working_size: int, lap: Callable[[str], None]) -> _Sight:
-        """Tiles found with the photo shrunk to ``working_size`` and read: find, fit the
-        lattice, classify the corners, complete the board, set backs apart and decode."""
+        """Tiles found with the photo shrunk to ``working_size`` and read. Where no board is
+        large enough to show the tiles' size (``_sized_like_the_board``), the tiles read show
+        it: outlines far from their size (specks of a checked cloth, which pull the median
+        side down until neighbours' corners no longer meet) are dropped and the rest read
+        again, kept when that joins more tiles into the board."""
         outlines = self.finder.find(image, working_size)
         lap("find")
+        sight, fit_by_board = self._read_outlines(image, outlines, rules, working_size, lap)
+        if fit_by_board or sight.too_close or len(sight.tiles) < SIZING_READ_TILES:
+            return sight  # sized by the board already, or a look from farther follows
+        sized = _about_the_size(outlines, np.median(edge_lengths(sight.read_outlines).mean(1)), SIZE_TOLERANCE)
+        if sized.all():
+            return sight
+        again, _ = self._read_outlines(image, outlines[sized], rules, working_size, lap)
+        return again if again.found[0] > sight.found[0] else sight
+
+    def _read_outlines(
+        self, image: np.ndarray, outlines: np.ndarray, rules: Rules, working_size: int, lap: Callable[[str], None]
+    ) -> tuple[_Sight, bool]:
+        """The finder's outlines read: fit the lattice, classify the corners, complete the
+        board, set backs apart and decode. Also says whether a board sized the outlines."""
         fit = fit_board(outlines)
         sized = _sized_like_the_board(outlines, fit)
         if not sized.all():  # fit again: specks of table pattern had set the median tile side
@@ -193,40 +219,56 @@ class Reader:
         height, width = image.shape[:2]
         sides = edge_lengths(read_outlines).mean(1) * working_scale(width, height, working_size)
         tile_side = float(np.median(sides)) if len(sides) else 0.0
-        return _Sight(working_size, tiles, face_down, unread, bool((blank & ~down).any()), max_number, tile_side)
+        sight = _Sight(working_size, tiles, face_down, unread, bool((blank & ~down).any()), max_number, tile_side)
+        return sight, _board_sides(outlines, fit) is not None
 
     def corner_probabilities(self, image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
         """(N, 3, 2) clockwise tile corners -> (N, 3, 8) probabilities of each corner's number,
         all corners in one classifier call."""
         return self.classifier.predict(corner_crops(image, triangles)).reshape(-1, 3, NO_NUMBER + 1)
 
-    def _shown_in(self, image: np.ndarray, reading: Reading) -> ShownBefore:
+    def _shown_in(
+        self, earlier: np.ndarray, reading: Reading, image: np.ndarray, tiles: tuple[ReadTile, ...]
+    ) -> ShownBefore:
         """A judge for ``last_placement``: which of the tiles that look new the earlier photo
-        (``image``, read as ``reading``) shows after all. Their cells are put in that photo by
+        (``earlier``, read as ``reading``) shows after all. Their cells are put in that photo by
         the plane of its board's corners; a tile counts as shown when each of its three corners
         there reads its number more surely than no number. A hand over the cell, or the bare
-        table, reads as no number, so only tiles the finder missed are taken back."""
+        table, reads as no number, so only tiles the finder missed are taken back.
 
-        def shown(mapping: LatticeMap, tiles: list[PlacedTile]) -> set[Cell]:
+        An earlier board too small to show its plane (the first tiles of a game) puts them
+        where they lie in this photo (``image``, its ``tiles``): the camera kept still, as a
+        webcam on its stand does. There a tile also counts as shown when the earlier photo
+        looks the same in its place (``looks_alike``): the opening tile is the same picture in
+        both, even where one photo read it otherwise or not at all. Pixels are compared only
+        there: a plane fitted to a board puts a cell a few pixels off, and a hand resting in one
+        place in both photos looks alike too."""
+        here = {t.cell: t.corners for t in tiles if t.cell is not None}
+
+        def shown(mapping: LatticeMap, new: list[PlacedTile]) -> set[Cell]:
+            now = np.array([here[t.cell] for t in new], np.float64)
             board = [t for t in reading.tiles if t.cell is not None]
-            if len(board) < LOOK_AGAIN_TILES:
-                return set()
-            plane = np.array([point_xy(mapping.point(p)) for t in board for p in cell_corners(t.cell)])
-            corners = np.array([t.corners for t in board])
-            side = float(np.median(edge_lengths(corners)))
-            homography, _ = cv2.findHomography(plane, corners.reshape(-1, 2), cv2.RANSAC, LOOK_AGAIN_MISFIT * side)
-            if homography is None:
-                return set()
-            where = np.array([[point_xy(p) for p in cell_corners(t.cell)] for t in tiles], np.float64)
-            triangles = cv2.perspectiveTransform(where.reshape(-1, 1, 2), homography).reshape(-1, 3, 2)
-            seen = np.nonzero(_in_view(triangles, image))[0]
+            kept_still = len(board) < LOOK_AGAIN_TILES
+            triangles = now
+            if not kept_still:
+                plane = np.array([point_xy(mapping.point(p)) for t in board for p in cell_corners(t.cell)])
+                corners = np.array([t.corners for t in board])
+                side = float(np.median(edge_lengths(corners)))
+                homography, _ = cv2.findHomography(plane, corners.reshape(-1, 2), cv2.RANSAC, LOOK_AGAIN_MISFIT * side)
+                if homography is None:
+                    return set()
+                where = np.array([[point_xy(p) for p in cell_corners(t.cell)] for t in new], np.float64)
+                triangles = cv2.perspectiveTransform(where.reshape(-1, 1, 2), homography).reshape(-1, 3, 2)
+            seen = np.nonzero(_in_view(triangles, earlier))[0]
             if not len(seen):  # every such cell lies outside the earlier photo
                 return set()
-            probabilities = self.corner_probabilities(image, triangles[seen])
-            numbers = np.array([tiles[k].corners for k in seen]).reshape(-1, 3)
+            probabilities = self.corner_probabilities(earlier, triangles[seen])
+            numbers = np.array([new[k].corners for k in seen]).reshape(-1, 3)
             read = np.take_along_axis(probabilities, numbers[:, :, None], axis=2)[:, :, 0]
             shows = (read > probabilities[:, :, NO_NUMBER]).all(1)
-            return {tiles[k].cell for k, yes in zip(seen, shows) if yes}
+            if kept_still:
+                shows |= looks_alike(earlier, triangles[seen], image, now[seen]) > SAME_TILE_LOOK
+            return {new[k].cell for k, yes in zip(seen, shows) if yes}
 
         return shown
 
@@ -251,6 +293,32 @@ def _in_view(triangles: np.ndarray, image: np.ndarray) -> np.ndarray:
     """(N,) whether each of the (N, 3, 2) triangles lies wholly inside the photo."""
     height, width = image.shape[:2]
     return ((triangles >= 0) & (triangles < (width, height))).all((1, 2))
+
+
+def looks_alike(
+    earlier: np.ndarray, triangles_before: np.ndarray, image: np.ndarray, triangles: np.ndarray
+) -> np.ndarray:
+    """(N,) how alike two photos look inside matching (N, 3, 2) triangles: the normalised
+    correlation of their grey middles (the inner 75%, away from edges and neighbours' shadows),
+    each warped corner to corner onto one patch. Near 1 for the same tile, whatever the light;
+    near 0 for a tile against bare table or a hand."""
+    canvas = np.float32([[LOOK_PX / 2, 1], [LOOK_PX - 1, LOOK_PX - 2], [1, LOOK_PX - 2]])
+    middle = canvas.mean(0) + (canvas - canvas.mean(0)) * 0.75
+    mask = np.zeros((LOOK_PX, LOOK_PX), np.uint8)
+    cv2.fillPoly(mask, [np.round(middle).astype(np.int32)], 1)
+
+    def middles(photo: np.ndarray, corners: np.ndarray) -> np.ndarray:
+        grey = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY) if photo.ndim == 3 else photo
+        flags = cv2.INTER_AREA | cv2.WARP_INVERSE_MAP
+        warped = [
+            cv2.warpAffine(grey, cv2.getAffineTransform(canvas, np.float32(c)), (LOOK_PX, LOOK_PX), flags=flags)
+            for c in corners
+        ]
+        values = np.array(warped, np.float32).reshape(len(corners), LOOK_PX, LOOK_PX)[:, mask.astype(bool)]
+        return values - values.mean(1, keepdims=True)
+
+    a, b = middles(earlier, triangles_before), middles(image, triangles)
+    return (a * b).sum(1) / (np.sqrt((a * a).sum(1) * (b * b).sum(1)) + 1e-6)
 
 
 def read_numbers(
