@@ -76,11 +76,6 @@ class _Sight:
         return fragmented or self.tile_side > LARGEST_FOUND_WELL
 
     @property
-    def read_outlines(self) -> np.ndarray:
-        """(N, 3, 2) the outlines of the tiles read."""
-        return np.array([t.corners for t in self.tiles]).reshape(-1, 3, 2)
-
-    @property
     def found(self) -> tuple[int, int]:
         """How much this look found, to compare looks: tiles joined on the board, then all read."""
         return sum(t.cell is not None for t in self.tiles), len(self.tiles)
@@ -172,7 +167,7 @@ class Reader:
         sight, fit_by_board = self._read_outlines(image, outlines, rules, working_size, lap)
         if fit_by_board or sight.too_close or len(sight.tiles) < SIZING_READ_TILES:
             return sight  # sized by the board already, or a look from farther follows
-        sized = _about_the_size(outlines, np.median(edge_lengths(sight.read_outlines).mean(1)), SIZE_TOLERANCE)
+        sized = _about_the_size(outlines, np.median(edge_lengths(_outlines_of(sight.tiles)).mean(1)), SIZE_TOLERANCE)
         if sized.all():
             return sight
         again, _ = self._read_outlines(image, outlines[sized], rules, working_size, lap)
@@ -212,7 +207,7 @@ class Reader:
         readable = [_readable(t) for t in read]
         tiles = tuple(t for t, ok in zip(read, readable) if ok)
         unread = tuple(t.corners for t, ok in zip(read, readable) if not ok)
-        read_outlines = np.array([t.corners for t in tiles]).reshape(-1, 3, 2)
+        read_outlines = _outlines_of(tiles)
         face_down = _coloured_like(_like_the_read_tiles(face_down, read_outlines, fit), read_outlines, image)
         unread = _like_the_read_tiles(unread, read_outlines, fit)
         lap("decode")
@@ -287,6 +282,11 @@ class Reader:
         readable = (looks_like_a_tile & reads_a_number).all(1)
         keep = np.nonzero(readable)[0]
         return [candidates[seen[k]] for k in keep], triangles[keep], probabilities[keep]
+
+
+def _outlines_of(tiles: tuple[ReadTile, ...]) -> np.ndarray:
+    """(N, 3, 2) the tiles' corners."""
+    return np.array([t.corners for t in tiles]).reshape(-1, 3, 2)
 
 
 def _in_view(triangles: np.ndarray, image: np.ndarray) -> np.ndarray:
