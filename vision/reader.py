@@ -14,7 +14,7 @@ finder, is found and read again with the photo shrunk further.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -164,8 +164,8 @@ class Reader:
         again, kept when that joins more tiles into the board."""
         outlines = self.finder.find(image, working_size)
         lap("find")
-        sight, fit_by_board = self._read_outlines(image, outlines, rules, working_size, lap)
-        if fit_by_board or sight.too_close or len(sight.tiles) < SIZING_READ_TILES:
+        sight, fit = self._read_outlines(image, outlines, rules, working_size, lap)
+        if _shows_its_plane(fit) or sight.too_close or len(sight.tiles) < SIZING_READ_TILES:
             return sight  # sized by the board already, or a look from farther follows
         sized = _about_the_size(outlines, np.median(edge_lengths(_outlines_of(sight.tiles)).mean(1)), SIZE_TOLERANCE)
         if sized.all():
@@ -175,9 +175,9 @@ class Reader:
 
     def _read_outlines(
         self, image: np.ndarray, outlines: np.ndarray, rules: Rules, working_size: int, lap: Callable[[str], None]
-    ) -> tuple[_Sight, bool]:
+    ) -> tuple[_Sight, LatticeFit]:
         """The finder's outlines read: fit the lattice, classify the corners, complete the
-        board, set backs apart and decode. Also says whether a board sized the outlines."""
+        board, set backs apart and decode. Also gives the lattice fitted."""
         fit = fit_board(outlines)
         sized = _sized_like_the_board(outlines, fit)
         if not sized.all():  # fit again: specks of table pattern had set the median tile side
@@ -215,7 +215,7 @@ class Reader:
         sides = edge_lengths(read_outlines).mean(1) * working_scale(width, height, working_size)
         tile_side = float(np.median(sides)) if len(sides) else 0.0
         sight = _Sight(working_size, tiles, face_down, unread, bool((blank & ~down).any()), max_number, tile_side)
-        return sight, _board_sides(outlines, fit) is not None
+        return sight, fit
 
     def corner_probabilities(self, image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
         """(N, 3, 2) clockwise tile corners -> (N, 3, 8) probabilities of each corner's number,
@@ -247,7 +247,7 @@ class Reader:
             triangles = now
             if not kept_still:
                 plane = np.array([point_xy(mapping.point(p)) for t in board for p in cell_corners(t.cell)])
-                corners = np.array([t.corners for t in board])
+                corners = _outlines_of(board)
                 side = float(np.median(edge_lengths(corners)))
                 homography, _ = cv2.findHomography(plane, corners.reshape(-1, 2), cv2.RANSAC, LOOK_AGAIN_MISFIT * side)
                 if homography is None:
@@ -284,7 +284,7 @@ class Reader:
         return [candidates[seen[k]] for k in keep], triangles[keep], probabilities[keep]
 
 
-def _outlines_of(tiles: tuple[ReadTile, ...]) -> np.ndarray:
+def _outlines_of(tiles: Sequence[ReadTile]) -> np.ndarray:
     """(N, 3, 2) the tiles' corners."""
     return np.array([t.corners for t in tiles]).reshape(-1, 3, 2)
 
@@ -444,8 +444,13 @@ def _sized_like_the_board(outlines: np.ndarray, fit: LatticeFit) -> np.ndarray:
 
 def _board_sides(outlines: np.ndarray, fit: LatticeFit) -> np.ndarray | None:
     """The side a tile would show where each outline lies, by the board's plane; None without
-    a board large enough (``SIZING_BOARD``) to show it."""
-    return fit.sides_at(outlines.mean(1)) if fit.on_board.sum() >= SIZING_BOARD else None
+    a board large enough to show it."""
+    return fit.sides_at(outlines.mean(1)) if _shows_its_plane(fit) else None
+
+
+def _shows_its_plane(fit: LatticeFit) -> bool:
+    """Whether the board is large enough (``SIZING_BOARD``) for its plane to size the tiles."""
+    return fit.on_board.sum() >= SIZING_BOARD
 
 
 def _about_the_size(outlines: np.ndarray, expected, tolerance: float) -> np.ndarray:
