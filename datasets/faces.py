@@ -91,10 +91,13 @@ class TileStyle:
     pip_layout: int = 0  # index into PIP_LAYOUTS
     pip_spacing: tuple[float, float] = (0.085, 0.1)
     pip_along: tuple[float, float] = (0.45, 0.55)
+    border: float = 0.0  # a printed line along the face's edge, as a fraction of a side (0: none)
 
     def __post_init__(self) -> None:
         if not 0 <= self.pip_layout < len(PIP_LAYOUTS):
             raise ValueError(f"no pip layout {self.pip_layout}")
+        if not 0 <= self.border < 0.1:
+            raise ValueError(f"a border is a thin line, not {self.border} of a side")
         for low, high in (self.number_height, self.number_along, self.pip_spacing, self.pip_along):
             if not 0 < low <= high < 1:
                 raise ValueError(f"a layout range must lie in (0, 1) and run upwards, not {low}..{high}")
@@ -107,6 +110,11 @@ STYLES: dict[str, TileStyle] = {
     "black-white": TileStyle("black-white", face=(30, 30, 30), ink=(235, 235, 235)),
     "wood-pips": TileStyle("wood-pips", face=(60, 105, 150), ink=None, pips=True, grain=True),
 }
+
+LIGHT_FACE = 150  # a face whose every channel is above this is a light (cream or white) one
+WHITE_FACE = 248  # the whitest face
+BLACK_INK = (25, 25, 25)
+BORDERED_EDITIONS = 0.3  # the share of other editions with a printed line along the edge
 
 FONT_FILES = sorted(
     set(glob.glob("/usr/share/fonts/truetype/dejavu/DejaVuSans*.ttf"))
@@ -143,16 +151,32 @@ def glyph(font_index: int, digit: int, height: int) -> np.ndarray:
 
 def another_edition(style: TileStyle, rng: np.random.Generator) -> TileStyle:
     """The same look in another edition's layout: numbers from small and deep in the tile to
-    large and near the tip, pips in another arrangement and spacing."""
+    large and near the tip, pips in another arrangement and spacing. A light printed set also
+    takes any tone from cream to pure white, and may print its numbers black where the studio's
+    edition colours them (PHYSICAL.md: white sets exist, and coloured numbers are only some
+    editions'), so that neither the face's tone nor the ink's colour tells the number. Some
+    faces carry a printed line along the edge (like the dark seam of tiles joined on a dark
+    table), which the reader must look past."""
     height = rng.uniform(0.13, 0.25)
     along = rng.uniform(0.38 if height < 0.22 else 0.42, 0.62)  # a large number needs room
     spacing = rng.uniform(0.075, 0.11)
     pip_along = rng.uniform(0.42, 0.58)
+    pip_layout = int(rng.integers(len(PIP_LAYOUTS)))
+    face, ink = style.face, style.ink
+    if not style.pips and min(style.face) > LIGHT_FACE:
+        whiteness = rng.uniform()
+        face = tuple(round(c + (WHITE_FACE - c) * whiteness) for c in style.face)
+        if ink is None and rng.uniform() < 0.5:
+            ink = BLACK_INK
+    border = rng.uniform(0.01, 0.025) if rng.uniform() < BORDERED_EDITIONS else 0.0
     return replace(
         style,
+        face=face,
+        ink=ink,
+        border=border,
         number_height=(height * 0.95, height * 1.05),
         number_along=(along - 0.02, along + 0.02),
-        pip_layout=int(rng.integers(len(PIP_LAYOUTS))),
+        pip_layout=pip_layout,
         pip_spacing=(spacing * 0.95, spacing * 1.05),
         pip_along=(pip_along - 0.03, pip_along + 0.03),
     )
@@ -204,6 +228,8 @@ def draw_face(
     # A soft bevel: the rim is a little darker, as light falls off the rounded edge.
     alpha, bevel = _outline(round(rng.uniform(0.04, 0.09) * SIDE_PX))
     face *= bevel
+    if style.border:
+        _draw_border(face, base, style.border)
     if numbers is not None:
         if style.pips:
             _draw_pips(face, style, numbers, rng)
@@ -212,6 +238,14 @@ def draw_face(
         if style.pin:
             _draw_pin(face, rng)
     return np.clip(face, 0, 255), alpha
+
+
+def _draw_border(face: np.ndarray, base: np.ndarray, width: float) -> None:
+    """A dark line of ``width`` (a fraction of a side) just inside the face's edge."""
+    inset = FACE_CORNERS + (FACE_CENTRE - FACE_CORNERS) * 0.08
+    points = np.round(inset * 16).astype(np.int32)
+    thickness = max(1, round(width * SIDE_PX))
+    cv2.polylines(face, [points], True, tuple(float(c) for c in base * 0.45), thickness, cv2.LINE_AA, shift=4)
 
 
 def _corner_frame(corner: int, along: float) -> tuple[np.ndarray, np.ndarray, float]:

@@ -254,6 +254,12 @@ def _datasets(args: argparse.Namespace) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise InputError(f"cannot create {out}: {error.strerror}") from None
+    if args.action == "sketch":
+        from datasets.sketch import write_sketch
+
+        for seed in progress(seeds, len(seeds), "sketch"):
+            write_sketch(seed, out)
+        return 0
     if args.sequence:
         for seed in progress(seeds, len(seeds), "sequences"):
             make.make_sequence(seed, out, args.styles, args.still_frames, args.max_events, args.rounds)
@@ -450,9 +456,10 @@ def build_parser() -> argparse.ArgumentParser:
     data = commands.add_parser("datasets", help="synthetic photos with ground truth, and training crops")
     data.add_argument(
         "action",
-        choices=["render", "crops", "sheet"],
+        choices=["render", "crops", "sheet", "sketch"],
         help="render: photos + truth into a folder; crops: a .npz of labelled corner crops; "
-        "sheet: a PNG contact sheet with truth drawn on",
+        "sheet: a PNG contact sheet with truth drawn on; sketch: photos + truth from a second, "
+        "simpler renderer written apart from the studio (flat tiles), to check the reader on a look it never learnt",
     )
     data.add_argument("--out", required=True, help="folder (render) or file (crops, sheet)")
     data.add_argument("--n", type=int, default=16, help="number of photos (or sequences)")

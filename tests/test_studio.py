@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.faces import FACE_CORNERS, PIP_LAYOUTS, STYLES, draw_face
+from datasets.faces import FACE_CORNERS, LIGHT_FACE, PIP_LAYOUTS, STYLES, WHITE_FACE, another_edition, draw_face
 from datasets.make import NO_NUMBER, RenderJob, crops_for_seed, make_image, make_sequence
 from datasets.studio import closer, render, sample_scene, with_more_pixels
 from engine.board import Board
@@ -159,7 +159,11 @@ def test_another_edition_changes_the_faces_and_nothing_else():
         default = sample_scene(seed, n_tiles=8)
         other = sample_scene(seed, n_tiles=8, other_editions=1.0)
         assert sample_scene(seed, n_tiles=8, other_editions=0.0).style == default.style
-        assert other.style.name == default.style.name and other.style.face == default.style.face
+        assert other.style.name == default.style.name and other.style.pips == default.style.pips
+        if min(default.style.face) > LIGHT_FACE and not default.style.pips:  # cream to pure white
+            assert all(d <= o <= WHITE_FACE for d, o in zip(default.style.face, other.style.face))
+        else:
+            assert other.style.face == default.style.face and other.style.ink == default.style.ink
         assert other.style != default.style
         assert other.options == default.options and np.array_equal(other.camera.K, default.camera.K)
         assert all(np.array_equal(a.top, b.top) and a.numbers == b.numbers for a, b in zip(other.tiles, default.tiles))
@@ -192,8 +196,28 @@ def test_a_small_deep_number_is_drawn_smaller_and_farther_from_its_corner():
     assert small_ink < 0.5 * big_ink and small_depth > big_depth + 10
 
 
+def test_other_editions_of_light_printed_sets_vary_tone_ink_and_edge():
+    """Neither the face's tone nor the ink's colour may tell the number (PHYSICAL.md: white sets,
+    black or coloured numbers), and some faces carry a printed edge line."""
+    rng = np.random.default_rng(0)
+    coloured = [another_edition(STYLES["white-colour"], rng) for _ in range(200)]
+    ivory = [another_edition(STYLES["ivory"], rng) for _ in range(200)]
+    assert 40 < sum(s.ink is not None for s in coloured) < 160  # black numbers on a white set
+    tones = [s.face[0] for s in ivory]
+    assert min(tones) < STYLES["ivory"].face[0] + 10 and max(tones) > WHITE_FACE - 10
+    assert all(s.ink == STYLES["ivory"].ink for s in ivory)
+    assert 20 < sum(s.border > 0 for s in coloured + ivory) < 200
+    plain = replace(STYLES["ivory"], number_height=(0.2, 0.2))
+    face, alpha = draw_face(plain, (1, 1, 1), np.random.default_rng(0))
+    edged, _ = draw_face(replace(plain, border=0.02), (1, 1, 1), np.random.default_rng(0))
+    darker = (edged.mean(2) < face.mean(2) - 40) & (alpha > 0.5)
+    near_edge = cv2.erode((alpha > 0.5).astype(np.uint8), np.ones((25, 25), np.uint8)) == 0
+    assert darker.sum() > 100 and (darker & near_edge).sum() == darker.sum()
+
+
 @pytest.mark.parametrize(
-    "change", [{"pip_layout": len(PIP_LAYOUTS)}, {"number_along": (0.6, 0.5)}, {"number_height": (0, 0.2)}]
+    "change",
+    [{"pip_layout": len(PIP_LAYOUTS)}, {"number_along": (0.6, 0.5)}, {"number_height": (0, 0.2)}, {"border": 0.2}],
 )
 def test_a_style_with_an_impossible_layout_is_refused(change):
     with pytest.raises(ValueError):
