@@ -461,7 +461,7 @@ def build_parser() -> argparse.ArgumentParser:
         "sheet: a PNG contact sheet with truth drawn on; sketch: photos + truth from a second, "
         "simpler renderer written apart from the studio (flat tiles), to check the reader on a look it never learnt",
     )
-    data.add_argument("--out", required=True, help="folder (render) or file (crops, sheet)")
+    data.add_argument("--out", required=True, help="folder (render, sketch) or file (crops, sheet)")
     data.add_argument("--n", type=int, default=16, help="number of photos (or sequences)")
     data.add_argument("--seed", type=int, default=0, help="first seed, counted from the split's start")
     data.add_argument("--split", choices=["train", "val", "test"], default="train")
