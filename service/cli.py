@@ -489,7 +489,7 @@ def build_parser() -> argparse.ArgumentParser:
     _other_editions_argument(
         data,
         "render, crops: this share of the sets in another edition's layout (number size and place, "
-        "pip arrangement), as the classifier's training sees half of them",
+        "pip arrangement; a light set's tone and ink, an edge line), as the classifier's training sees half of them",
     )
     data.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
     data.set_defaults(run=_datasets)
