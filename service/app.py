@@ -135,8 +135,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         image: Annotated[UploadFile, File()],
         previous: Annotated[UploadFile | None, File()] = None,
         rules: Annotated[str, Form()] = DEFAULT_PRESET,
+        board: Annotated[str | None, Form(description="the board so far, as a board file (JSON)")] = None,
     ) -> dict:
         preset = rules_or_422(rules)
+        known = None
+        if board is not None:
+            try:
+                known, _ = parse_board(board)
+            except BoardFileError as error:
+                raise HTTPException(422, f"board: {error}") from None
         pixels = await photo(image, "image")
         earlier = await photo(previous, "previous") if previous is not None and previous.filename else None
 
@@ -144,7 +151,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             before = reader().read(earlier, rules=preset) if earlier is not None else None
             return (
                 reader()
-                .read(pixels, previous=before, rules=preset, path=image.filename, previous_image=earlier)
+                .read(pixels, previous=before, rules=preset, path=image.filename, previous_image=earlier, known=known)
                 .to_dict()
             )
 

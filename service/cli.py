@@ -10,8 +10,9 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from engine.board import Board
 from engine.boardfile import BoardFileError, parse_board
-from engine.rules import DEFAULT_PRESET, PRESETS, get_rules
+from engine.rules import DEFAULT_PRESET, PRESETS, Rules, get_rules
 from engine.scoring import judge_each, score_answer
 from engine.svg import board_svg
 
@@ -29,15 +30,20 @@ class _Parser(argparse.ArgumentParser):
         raise InputError(f"{prog}: {message}" if prog else message)
 
 
-def _score(args: argparse.Namespace) -> int:
+def _board_file(path: str, rules: str | None) -> tuple[Board, Rules]:
+    """A board file's board and rules, or a one-line InputError."""
     try:
-        text = Path(args.board).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read {args.board}: {getattr(error, 'strerror', None) or error}") from None
+        raise InputError(f"cannot read {path}: {getattr(error, 'strerror', None) or error}") from None
     try:
-        board, rules = parse_board(text, args.rules)
+        return parse_board(text, rules)
     except BoardFileError as error:
-        raise InputError(f"{args.board}: {error}") from None
+        raise InputError(f"{path}: {error}") from None
+
+
+def _score(args: argparse.Namespace) -> int:
+    board, rules = _board_file(args.board, args.rules)
     if not len(board):
         raise InputError(f"{args.board}: the board has no tiles to score")
     answer = score_answer(board, rules)
@@ -130,6 +136,7 @@ def _read(args: argparse.Namespace) -> int:
         return 0
     if args.overlay and Path(args.overlay).suffix.lower() not in {".png", ".jpg", ".jpeg"}:
         raise InputError(f"--overlay {args.overlay}: use a .png or .jpg name")
+    known = _board_file(args.board, None)[0] if args.board else None  # the file's own rules check it
     try:
         image = load_image(paths[0])
         earlier = load_image(args.previous) if args.previous else None
@@ -137,7 +144,7 @@ def _read(args: argparse.Namespace) -> int:
         raise InputError(str(error)) from None
     reader = _reader(args.rules, args.working_size)
     previous = reader.read(earlier, path=args.previous) if earlier is not None else None
-    reading = reader.read(image, previous=previous, path=str(paths[0]), previous_image=earlier)
+    reading = reader.read(image, previous=previous, path=str(paths[0]), previous_image=earlier, known=known)
     if args.overlay:
         import cv2
 
@@ -163,7 +170,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     csv_path = Path(args.csv or folder / "evaluation.csv")
     try:
         figures = evaluate(
-            folder, predictions, csv_path, progress, _working_size(args.working_size), args.true_outlines
+            folder, predictions, csv_path, progress, _working_size(args.working_size), args.true_outlines, args.live
         )
     except FileNotFoundError as error:
         raise InputError(str(error)) from None
@@ -423,6 +430,12 @@ def build_parser() -> argparse.ArgumentParser:
     size_help = "long side the photo is shrunk to for finding tiles (default 960; more finds smaller tiles, slower)"
     read.add_argument("--working-size", type=int, metavar="PIXELS", help=size_help)
     read.add_argument("--previous", metavar="IMAGE", help="an earlier photo: find and score the tile added since")
+    read.add_argument(
+        "--board",
+        metavar="BOARD.json",
+        help="the board so far, as a live game knows it (a board file): its tiles are expected where they lie, "
+        "and without --previous the tile added is scored against it",
+    )
     read.add_argument("--rules", default=DEFAULT_PRESET, help=f"rule preset: {', '.join(PRESETS)}")
     read.add_argument("--json", action="store_true", help="print the reading as JSON (CONTRACT.md)")
     read.add_argument("--overlay", metavar="OUT.png", help="draw the reading on the photo")
@@ -437,6 +450,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--true-outlines",
         action="store_true",
         help="read only the truth's own tiles, at their true corners and cells (classifier and decoder alone)",
+    )
+    evaluation.add_argument(
+        "--live",
+        action="store_true",
+        help="read each photo as a live game does: knowing the board of the earlier photo's truth "
+        "(the game's state) instead of reading that photo",
     )
     evaluation.set_defaults(run=_evaluate)
 

@@ -163,7 +163,8 @@ class GameSession:
         it, if any. The reading runs outside the game's lock; the game is only touched under it."""
         with self.lock:
             need = "read" if still else self.table.need(pixels, now)
-        reading = reader.read(pixels, rules=self.game.rules) if need == "read" else None
+            known = self.game.state.board  # every tile on it was seen placed: the reader expects them
+        reading = reader.read(pixels, rules=self.game.rules, known=known) if need == "read" else None
         with self.lock:
             entry = None
             if need == "moving":

@@ -145,3 +145,47 @@ def test_unsure_boards_are_mended_by_moving_a_tiles_three_points_at_once():
         result = decode(probs, [p.cell for p in board.placements])
         decoded += int((np.array(numbers(result)) != np.array(truth)).sum())
     assert decoded <= 0.7 * raw
+
+
+def test_a_known_tile_wins_over_a_misread_it_explains():
+    # A lone tile read 2-3-4 more likely than its true 1-3-4: a live game that saw 1-3-4 placed
+    # there keeps it; without that knowledge the misread stands.
+    probs = confident([(2, 3, 4)], sure=0.7)
+    probs[0, 0, 1] = 0.25
+    assert numbers(decode(probs, [(0, 0)])) == [(2, 3, 4)]
+    (known,) = decode(probs, [(0, 0)], expected=[(1, 3, 4)])
+    assert known.numbers == (1, 3, 4) and known.confidences[0] > 0.99
+
+
+def test_clear_evidence_of_another_tile_overrides_what_was_known():
+    # The tile was swapped since: every corner clearly shows another one.
+    probs = confident([(2, 3, 4)], sure=0.999999)
+    assert numbers(decode(probs, [(0, 0)], expected=[(1, 3, 4)])) == [(2, 3, 4)]
+
+
+def test_known_tiles_settle_their_unknown_neighbours_shared_points():
+    # Every corner at the new tile's points shared with the board misreads one wrong number, so
+    # the corners agree on it; the board the game knows settles those points.
+    board = random_board(7, 12)
+    truth = [p.corners for p in board.placements]
+    cells = [p.cell for p in board.placements]
+    probs = confident(truth, sure=0.6)
+    new = len(truth) - 1
+    on_board = {point for cell in cells[:-1] for point in cell_corners(cell)}
+    shared = [point for point in cell_corners(cells[new]) if point in on_board]
+    assert len(shared) >= 2
+    for t, cell in enumerate(cells):
+        for i, point in enumerate(cell_corners(cell)):
+            if point in shared:
+                probs[t, i] = 0.35 / 7
+                probs[t, i, (truth[t][i] + 2) % 6] = 0.65
+    assert numbers(decode(probs, cells))[new] != truth[new]
+    assert numbers(decode(probs, cells, expected=truth[:-1] + [None])) == truth
+
+
+def test_expected_readings_are_checked():
+    probs = confident([(1, 2, 3)])
+    with pytest.raises(ValueError, match="one entry per tile"):
+        decode(probs, [(0, 0)], expected=[])
+    with pytest.raises(ValueError, match=r"three numbers 0\.\.5"):
+        decode(probs, [(0, 0)], expected=[(1, 2, 6)])

@@ -176,3 +176,21 @@ def test_the_truths_own_tiles_can_be_read_at_their_true_outlines(tmp_path, capsy
     (tmp_path / "board.json").write_text(json.dumps(wrong))
     assert main(["evaluate", str(tmp_path), "--true-outlines"]) == 0
     assert f"corner_error_rate: {1 / 72:.4f}" in capsys.readouterr().out
+
+
+def test_live_evaluation_reads_each_photo_knowing_the_earlier_truths_board(tmp_path, capsys):
+    # The bundled sample with, as its earlier truth, the same board less the tile added: read as
+    # a live game reads it (no earlier photo), the tile added is found and scored right.
+    samples = Path(__file__).resolve().parent.parent / "samples"
+    shutil.copy(samples / "board.jpg", tmp_path / "board.jpg")
+    truth = json.loads((samples / "board.truth.json").read_text())
+    (tmp_path / "board.json").write_text(json.dumps(truth))
+    before = copy.deepcopy(truth)
+    before["tiles"] = [t for t in truth["tiles"] if t["cell"] != truth["last_placement"]["cell"]]
+    (tmp_path / "board_before.json").write_text(json.dumps(before))
+    assert main(["evaluate", str(tmp_path), "--live"]) == 0
+    out = capsys.readouterr().out
+    assert "placements_scored_right: 1.0000" in out and "corner_error_rate: 0.0000" in out
+    (tmp_path / "board_before.json").unlink()  # no earlier truth: nothing to score against
+    assert main(["evaluate", str(tmp_path), "--live"]) == 0
+    assert "placements_scored_right: None" in capsys.readouterr().out

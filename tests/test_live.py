@@ -165,3 +165,22 @@ def test_frames_are_read_only_when_the_picture_may_have_changed(grown):
     table.observe(view, game.state, RULES, 2.5)
     table.forget()  # the game changed through a button: read afresh
     assert table.need(moved, 2.6) == "read"
+
+
+def test_a_live_game_reads_each_frame_expecting_its_own_board():
+    # The reader is told the game's board, so a misread number on it gives way to what the game
+    # saw placed (vision.decode); here a stand-in reader records what it was told.
+    from service.games import GameSession
+    from vision.records import Reading
+
+    board = random_board(5, 6)
+    session = GameSession("g", game_with(board), 0.0)
+    told = {}
+
+    class Recorder:
+        def read(self, pixels, rules=None, known=None):
+            told["known"] = known
+            return Reading(None, 8, 8, (), (), (), (), None, {}, ())
+
+    session.look(Recorder(), np.zeros((8, 8, 3), np.uint8), 0.0, still=True)
+    assert told["known"] == session.game.state.board and len(told["known"]) == 6

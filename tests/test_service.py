@@ -84,6 +84,16 @@ def test_read_a_photo_with_its_previous_photo(client):
     assert reading["timing_ms"]["total"] > 0
 
 
+def test_read_a_photo_knowing_the_board_so_far(client):
+    board = {"tiles": [{"cell": e["cell"], "corners": e["corners"]} for e in before_board_events()]}
+    answer = client.post("/v1/readings", files=upload(SAMPLES / "board.jpg"), data={"board": json.dumps(board)})
+    assert answer.status_code == 200, answer.text
+    placement = answer.json()["last_placement"]
+    assert placement["tile"] == [1, 3, 4] and placement["score"]["total"] == 8
+    bad = client.post("/v1/readings", files=upload(SAMPLES / "board.jpg"), data={"board": "{not json"})
+    assert bad.status_code == 422 and "board: malformed JSON" in bad.json()["detail"]
+
+
 def tiny_png_header(width: int, height: int) -> bytes:
     """A PNG whose header claims a huge picture (a decompression bomb) with almost no data."""
 

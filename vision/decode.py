@@ -7,6 +7,11 @@ breaks one costs ``penalty`` in log-probability, so only evidence that strong re
 corner mismatch or a foreign tile instead of quietly correcting it. Each number keeps a
 confidence (its share of the probability once the neighbours are fixed); numbers below
 ``ambiguous_below`` are flagged rather than guessed silently.
+
+A tile whose reading is known beforehand (a live game's board: every tile on it was seen placed
+and scored) is ``expected`` to show it: that reading gains ``trust`` in log-probability, so only
+clear evidence of another tile (one moved or swapped) overrides it, while a misread number gives
+way to what the game knows.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -64,9 +70,12 @@ def decode(
     penalty: float = DEFAULT_PENALTY,
     ambiguous_below: float = 0.9,
     sweeps: int = 8,
+    expected: Sequence[tuple[int, int, int] | None] | None = None,
+    trust: float = DEFAULT_PENALTY,
 ) -> list[DecodedTile]:
     """(N, 3, 8) corner probabilities (corners clockwise, in the order of each cell's corners)
-    and each tile's cell (or None) -> one decoded tile each."""
+    and each tile's cell (or None) -> one decoded tile each. ``expected``: per tile, the numbers
+    it is known to show in that order (None: unknown)."""
     probabilities = np.asarray(probabilities, np.float64)
     if probabilities.ndim != 3 or probabilities.shape[1:] != (3, CLASS_COUNT) or len(probabilities) != len(cells):
         raise ValueError(f"probabilities must be shaped (N, 3, {CLASS_COUNT}) with one cell per tile")
@@ -79,6 +88,8 @@ def decode(
     readings, foreign, tile_of_reading = _readings(max_number)
     base = log_p[:, 0, readings[:, 0]] + log_p[:, 1, readings[:, 1]] + log_p[:, 2, readings[:, 2]]
     base = base - penalty * foreign  # (N, R)
+    if expected is not None:
+        base = base + trust * _expected_readings(expected, len(cells), numbers)
     # Who shares which lattice point: (tile, corner) pairs per point.
     at_point: dict[tuple[int, int], list[tuple[int, int]]] = {}
     for t, cell in enumerate(cells):
@@ -252,6 +263,21 @@ class _Chosen:
         np.subtract.at(shown, ids_before, 1)
         np.add.at(shown, ids_after, 1)
         return int(np.maximum(shown[touched] - 1, 0).sum() - excess_before)
+
+
+def _expected_readings(expected: Sequence[tuple[int, int, int] | None], tiles: int, numbers: int) -> np.ndarray:
+    """(tiles, R) one-hot rows: 1 at each tile's expected reading, none for a tile not known."""
+    if len(expected) != tiles:
+        raise ValueError(f"expected needs one entry per tile: {len(expected)} for {tiles} tiles")
+    rows = np.zeros((tiles, numbers**3))
+    for t, known in enumerate(expected):
+        if known is None:
+            continue
+        if len(known) != 3 or not all(0 <= n < numbers for n in known):
+            raise ValueError(f"an expected reading is three numbers 0..{numbers - 1}, got {known}")
+        a, b, c = known
+        rows[t, (a * numbers + b) * numbers + c] = 1.0
+    return rows
 
 
 def _disagreeing_pairs(numbers: np.ndarray) -> int:

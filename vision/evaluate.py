@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.board import Board, PlacedTile
 from engine.lattice import LatticeMap, cell_corners
 from models.metrics import SIDE_BINS
 
@@ -202,9 +203,12 @@ def evaluate(
     report: Callable[[Iterable, int, str], Iterable] | None = None,
     working_size: int | None = None,
     true_outlines: bool = False,
+    live: bool = False,
 ) -> dict:
     """Rows for every truth file in ``folder`` (readings from ``predictions``, else read now;
-    ``true_outlines``: only the truth's own tiles read, at their true corners and cells)."""
+    ``true_outlines``: only the truth's own tiles read, at their true corners and cells;
+    ``live``: each photo read as a live game reads it, knowing the board of the earlier photo's
+    truth instead of reading that photo)."""
     files = truth_files(folder)
     if true_outlines:
         readings = _read_at_true_outlines(folder, files)
@@ -215,7 +219,7 @@ def evaluate(
             by_name[Path(reading["image"]["path"]).name] = reading
         readings = (by_name.get(json.loads(f.read_text())["image"]["path"], {"tiles": []}) for f in files)
     else:
-        readings = _read_all(folder, files, working_size)
+        readings = _read_all(folder, files, working_size, live)
     rows = []
     pairs = zip(files, readings)
     for file, reading in report(pairs, len(files), "evaluate") if report else pairs:
@@ -227,7 +231,7 @@ def evaluate(
     return summarise(rows)
 
 
-def _read_all(folder: Path, files: list[Path], working_size: int | None = None):
+def _read_all(folder: Path, files: list[Path], working_size: int | None = None, live: bool = False):
     from vision.image_io import load_image
     from vision.reader import Reader
 
@@ -235,13 +239,31 @@ def _read_all(folder: Path, files: list[Path], working_size: int | None = None):
     for file in files:
         truth = json.loads(file.read_text())
         image_path = folder / truth["image"]["path"]
+        image = load_image(image_path)
+        if live:
+            before = file.with_name(file.stem + "_before.json")
+            known = board_of(json.loads(before.read_text())) if before.exists() else None
+            reading = reader.read(image, path=str(image_path), known=known).to_dict()
+            reading["previous"] = known is not None
+            yield reading
+            continue
         before = image_path.with_name(image_path.stem + "_before" + image_path.suffix)
         earlier = load_image(before) if before.exists() else None
         previous = reader.read(earlier) if earlier is not None else None
-        image = load_image(image_path)
         reading = reader.read(image, previous=previous, path=str(image_path), previous_image=earlier).to_dict()
         reading["previous"] = previous is not None
         yield reading
+
+
+def board_of(truth: dict) -> Board:
+    """The board a truth file shows: its tiles with a cell, numbers in cell order."""
+    return Board(
+        tuple(
+            PlacedTile(tuple(t["cell"]), tuple(c["value"] for c in t["corners"]))
+            for t in truth["tiles"]
+            if t["cell"] is not None
+        )
+    )
 
 
 def _read_at_true_outlines(folder: Path, files: list[Path]):

@@ -4,6 +4,8 @@
     reading = reader.read(image)           # per-stage timings in reading.timing_ms
     reading = reader.read(image, previous=earlier_reading, previous_image=earlier)
                                            # scores the tile added since the earlier photo
+    reading = reader.read(image, known=board)  # a live game's board: its tiles are expected,
+                                           # and the tile added is scored against it
 
 Stages: find tiles -> fit the lattice (dropping outlines the wrong size for a tile there) ->
 cut corner crops -> classify them in one batch -> set face-down tiles apart -> decode with the
@@ -52,6 +54,7 @@ LOOK_AGAIN_TILES = 3  # board tiles of the previous photo needed to put a cell t
 LOOK_AGAIN_MISFIT = 0.3  # previous board corners this far (tile sides) off its plane are left out of it
 SAME_TILE_LOOK = 0.6  # a cell whose two photos correlate this well shows the same tile in both
 LOOK_PX = 24  # the side of the patch two photos of one cell are compared in
+KNOWN_AGREEING = 3  # tiles read as a known board has them, in its place, that show it is the board in the photo
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,7 @@ class _Sight:
     lone_blank: bool  # a loose tile shows no mark (the 0-0-0 tile, or a pip tile's back)
     max_number: int
     tile_side: float  # the median side of the tiles read, in pixels of the photo as shrunk (0: none)
+    knows_the_board: bool = False  # a known board was matched to the tiles read and expected there
 
     @property
     def too_close(self) -> bool:
@@ -101,10 +105,14 @@ class Reader:
         rules: str | Rules | None = None,
         path: str | None = None,
         previous_image: np.ndarray | None = None,
+        known: Board | None = None,
     ) -> Reading:
         """``previous``: the reading of an earlier photo, to find and score the one tile added
         since; ``previous_image``: that photo, where the reader looks again when several tiles
-        seem new (the earlier photo's finder may have missed one)."""
+        seem new (the earlier photo's finder may have missed one). ``known``: the board as a
+        live game knows it (every tile seen placed and scored, in the game's own lattice frame):
+        its tiles are expected where they lie, so a misread number gives way to what the game
+        knows, and without ``previous`` the tile added is scored against it."""
         rules = get_rules(rules) if isinstance(rules, str) else rules or self.rules
         timing: dict[str, float] = {}
         clock = time.perf_counter()
@@ -122,9 +130,9 @@ class Reader:
         # backs or not at all. Seen from farther (the photo shrunk more), such tiles come out the
         # size it knows. The look that joins the most tiles into the board wins, then the one
         # that reads the most; the first one on a tie.
-        sights = [self._see(image, rules, self.finder.working_size, lap)]
+        sights = [self._see(image, rules, self.finder.working_size, lap, known)]
         while sights[-1].too_close and sights[-1].working_size // 2 >= SMALLEST_WORKING_SIZE:
-            sights.append(self._see(image, rules, sights[-1].working_size // 2, lap))
+            sights.append(self._see(image, rules, sights[-1].working_size // 2, lap, known))
         sight = max(sights, key=lambda s: s.found)
         tiles, face_down, unread, max_number = sight.tiles, sight.face_down, sight.unread, sight.max_number
         rules_used = replace(rules, max_number=max_number)
@@ -144,6 +152,8 @@ class Reader:
         if sight.lone_blank:
             notes.append("a loose tile shows no mark: the 0-0-0 tile face up, or a pip tile's back")
         last = None
+        if known is not None and len(known) and not sight.knows_the_board:
+            notes.append("the game's board cannot be matched to the tiles in this photo")
         if previous is not None:
             shown_before = (
                 self._shown_in(previous_image, previous, image, tiles) if previous_image is not None else None
@@ -151,12 +161,18 @@ class Reader:
             last, note = last_placement(previous.board, board, rules_used, previous.loose_tiles, shown_before)
             if note:
                 notes.append(note)
+        elif known is not None:
+            last, note = last_placement(known, board, rules_used)
+            if note:
+                notes.append(note)
         lap("validate")
         timing["total"] = (time.perf_counter() - start) * 1000
         height, width = image.shape[:2]
         return Reading(path, width, height, tiles, face_down, unread, violations, last, timing, tuple(notes))
 
-    def _see(self, image: np.ndarray, rules: Rules, working_size: int, lap: Callable[[str], None]) -> _Sight:
+    def _see(
+        self, image: np.ndarray, rules: Rules, working_size: int, lap: Callable[[str], None], known: Board | None
+    ) -> _Sight:
         """Tiles found with the photo shrunk to ``working_size`` and read. Where no board is
         large enough to show the tiles' size (``_sized_like_the_board``), the tiles read show
         it: outlines far from their size (specks of a checked cloth, which pull the median
@@ -164,20 +180,27 @@ class Reader:
         again, kept when that joins more tiles into the board."""
         outlines = self.finder.find(image, working_size)
         lap("find")
-        sight, fit = self._read_outlines(image, outlines, rules, working_size, lap)
+        sight, fit = self._read_outlines(image, outlines, rules, working_size, lap, known)
         if _shows_its_plane(fit) or sight.too_close or len(sight.tiles) < SIZING_READ_TILES:
             return sight  # sized by the board already, or a look from farther follows
         sized = _about_the_size(outlines, np.median(edge_lengths(_outlines_of(sight.tiles)).mean(1)), SIZE_TOLERANCE)
         if sized.all():
             return sight
-        again, _ = self._read_outlines(image, outlines[sized], rules, working_size, lap)
+        again, _ = self._read_outlines(image, outlines[sized], rules, working_size, lap, known)
         return again if again.found[0] > sight.found[0] else sight
 
     def _read_outlines(
-        self, image: np.ndarray, outlines: np.ndarray, rules: Rules, working_size: int, lap: Callable[[str], None]
+        self,
+        image: np.ndarray,
+        outlines: np.ndarray,
+        rules: Rules,
+        working_size: int,
+        lap: Callable[[str], None],
+        known: Board | None,
     ) -> tuple[_Sight, LatticeFit]:
         """The finder's outlines read: fit the lattice, classify the corners, complete the
-        board, set backs apart and decode. Also gives the lattice fitted."""
+        board, set backs apart and decode; with a ``known`` board matched to the tiles read,
+        decode again expecting its tiles. Also gives the lattice fitted."""
         fit = fit_board(outlines)
         sized = _sized_like_the_board(outlines, fit)
         if not sized.all():  # fit again: specks of table pattern had set the median tile side
@@ -203,7 +226,15 @@ class Reader:
         down = _face_down(probabilities, blank)
         face_up = np.nonzero(~down)[0]
         face_down = tuple(outlines[i] for i in np.nonzero(down)[0])
-        read, max_number = read_numbers(probabilities[face_up], ordered[face_up], [cells[i] for i in face_up], rules)
+        up_probabilities, up_corners, up_cells = probabilities[face_up], ordered[face_up], [cells[i] for i in face_up]
+        read, max_number = read_numbers(up_probabilities, up_corners, up_cells, rules)
+        expected = _known_here(known, read)
+        if expected:
+            found_cells, found_corners, found_probabilities = self._known_missed(image, fit, expected, cells)
+            up_cells = up_cells + found_cells
+            up_corners = np.concatenate([up_corners, found_corners])
+            up_probabilities = np.concatenate([up_probabilities, found_probabilities])
+            read, max_number = read_numbers(up_probabilities, up_corners, up_cells, rules, expected)
         readable = [_readable(t) for t in read]
         tiles = tuple(t for t, ok in zip(read, readable) if ok)
         unread = tuple(t.corners for t, ok in zip(read, readable) if not ok)
@@ -214,7 +245,8 @@ class Reader:
         height, width = image.shape[:2]
         sides = edge_lengths(read_outlines).mean(1) * working_scale(width, height, working_size)
         tile_side = float(np.median(sides)) if len(sides) else 0.0
-        sight = _Sight(working_size, tiles, face_down, unread, bool((blank & ~down).any()), max_number, tile_side)
+        lone_blank = bool((blank & ~down).any())
+        sight = _Sight(working_size, tiles, face_down, unread, lone_blank, max_number, tile_side, bool(expected))
         return sight, fit
 
     def corner_probabilities(self, image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
@@ -258,14 +290,28 @@ class Reader:
             if not len(seen):  # every such cell lies outside the earlier photo
                 return set()
             probabilities = self.corner_probabilities(earlier, triangles[seen])
-            numbers = np.array([new[k].corners for k in seen]).reshape(-1, 3)
-            read = np.take_along_axis(probabilities, numbers[:, :, None], axis=2)[:, :, 0]
-            shows = (read > probabilities[:, :, NO_NUMBER]).all(1)
+            shows = _shows(probabilities, [new[k].corners for k in seen])
             if kept_still:
                 shows |= looks_alike(earlier, triangles[seen], image, now[seen]) > SAME_TILE_LOOK
             return {new[k].cell for k, yes in zip(seen, shows) if yes}
 
         return shown
+
+    def _known_missed(
+        self, image: np.ndarray, fit: LatticeFit, expected: dict[Cell, tuple[int, int, int]], cells: list
+    ) -> tuple[list[Cell], np.ndarray, np.ndarray]:
+        """Known tiles the finder missed: known cells with no outline whose three corners each
+        read the known number more surely than no number (a hand or a cup over the cell reads as
+        no number). Returns their cells, corners (cell order) and corner probabilities."""
+        taken = set(cells)
+        missed = [cell for cell in expected if cell not in taken]
+        if not missed or fit.homography is None:
+            return [], np.zeros((0, 3, 2)), np.zeros((0, 3, NO_NUMBER + 1), np.float32)
+        triangles = np.array([[fit.where(point) for point in cell_corners(cell)] for cell in missed], np.float64)
+        seen = np.nonzero(_in_view(triangles, image))[0]
+        probabilities = self.corner_probabilities(image, triangles[seen])
+        shows = _shows(probabilities, [expected[missed[k]] for k in seen])
+        return [missed[k] for k in seen[shows]], triangles[seen[shows]], probabilities[shows]
 
     def _complete(self, image, fit, cells):
         """Tiles the finder missed: empty cells beside the board whose three corners all read as
@@ -282,6 +328,14 @@ class Reader:
         readable = (looks_like_a_tile & reads_a_number).all(1)
         keep = np.nonzero(readable)[0]
         return [candidates[seen[k]] for k in keep], triangles[keep], probabilities[keep]
+
+
+def _shows(probabilities: np.ndarray, numbers: np.ndarray | Sequence[tuple[int, int, int]]) -> np.ndarray:
+    """(N,) bool: whether each tile's three corners, (N, 3, 8) probabilities, read its (N, 3)
+    numbers more surely than no number."""
+    numbers = np.asarray(numbers, np.intp).reshape(-1, 3)  # (0, 3) for no tiles, not floats
+    read = np.take_along_axis(probabilities, numbers[:, :, None], axis=2)[:, :, 0]
+    return (read > probabilities[:, :, NO_NUMBER]).all(1)
 
 
 def _outlines_of(tiles: Sequence[ReadTile]) -> np.ndarray:
@@ -322,17 +376,41 @@ def looks_alike(
 
 
 def read_numbers(
-    probabilities: np.ndarray, corners: np.ndarray, cells: list, rules: Rules
+    probabilities: np.ndarray,
+    corners: np.ndarray,
+    cells: list,
+    rules: Rules,
+    expected: dict[Cell, tuple[int, int, int]] | None = None,
 ) -> tuple[list[ReadTile], int]:
     """Face-up tiles read from their (N, 3, 8) corner probabilities with the game's constraints,
-    and the highest number of the set in play: 6 when a corner reads a 6 surely (the large set
-    is on the table), else the rule preset's."""
+    and the highest number of the set in play: 6 when a corner reads a 6 surely or a tile
+    ``expected`` in a cell shows one (the large set is on the table), else the rule preset's."""
     max_number = rules.max_number
     if len(probabilities) and (probabilities[:, :, LARGE_MAX] > 0.9).any():
         max_number = LARGE_MAX
-    decoded = decode(probabilities, cells, max_number)
+    if expected and max(max(numbers) for numbers in expected.values()) >= LARGE_MAX:
+        max_number = LARGE_MAX
+    known = [expected.get(cell) if cell is not None else None for cell in cells] if expected else None
+    decoded = decode(probabilities, cells, max_number, expected=known)
     tiles = [ReadTile(d.cell, c, d.numbers, d.confidences, d.in_set, d.ambiguous) for d, c in zip(decoded, corners)]
     return tiles, max_number
+
+
+def _known_here(known: Board | None, tiles: Sequence[ReadTile]) -> dict[Cell, tuple[int, int, int]]:
+    """The known board's tiles in this photo's lattice frame, by the frame map of the tiles
+    read (each photo picks its own frame). Empty unless ``KNOWN_AGREEING`` known tiles (or all
+    of them in cells read here) are read the same: one tile of the set shared by chance sets a
+    frame for any board, while small tiles can be misread all over a board that is there."""
+    if known is None or not len(known):
+        return {}
+    read = {t.cell: t.numbers for t in tiles if t.cell is not None}
+    mapping = frame_map(known, Board(tuple(PlacedTile(cell, numbers) for cell, numbers in read.items())))
+    if mapping is None:
+        return {}
+    here = dict(mapping.corners(p.cell, p.corners) for p in known.placements)
+    both = [cell for cell in here if cell in read]
+    agreeing = sum(here[cell] == read[cell] for cell in both)
+    return here if agreeing >= min(KNOWN_AGREEING, len(both)) else {}
 
 
 def _readable(tile: ReadTile) -> bool:
