@@ -241,8 +241,8 @@ def _read_all(folder: Path, files: list[Path], working_size: int | None = None, 
         image_path = folder / truth["image"]["path"]
         image = load_image(image_path)
         if live:
-            before = file.with_name(file.stem + "_before.json")
-            known = board_of(json.loads(before.read_text())) if before.exists() else None
+            earlier_truth = file.with_name(file.stem + "_before.json")
+            known = board_of(json.loads(earlier_truth.read_text())) if earlier_truth.exists() else None
             reading = reader.read(image, path=str(image_path), known=known).to_dict()
             reading["previous"] = known is not None
             yield reading
