@@ -239,20 +239,17 @@ def _read_all(folder: Path, files: list[Path], working_size: int | None = None, 
     for file in files:
         truth = json.loads(file.read_text())
         image_path = folder / truth["image"]["path"]
-        image = load_image(image_path)
+        earlier, previous, known = None, None, None
         if live:
             earlier_truth = file.with_name(file.stem + "_before.json")
             known = board_of(json.loads(earlier_truth.read_text())) if earlier_truth.exists() else None
-            reading = reader.read(image, path=str(image_path), known=known).to_dict()
-            reading["previous"] = known is not None
-            yield reading
-            continue
-        before = image_path.with_name(image_path.stem + "_before" + image_path.suffix)
-        earlier = load_image(before) if before.exists() else None
-        previous = reader.read(earlier) if earlier is not None else None
-        reading = reader.read(image, previous=previous, path=str(image_path), previous_image=earlier).to_dict()
-        reading["previous"] = previous is not None
-        yield reading
+        else:
+            before = image_path.with_name(image_path.stem + "_before" + image_path.suffix)
+            earlier = load_image(before) if before.exists() else None
+            previous = reader.read(earlier) if earlier is not None else None
+        image = load_image(image_path)
+        reading = reader.read(image, previous=previous, path=str(image_path), previous_image=earlier, known=known)
+        yield {**reading.to_dict(), "previous": previous is not None or known is not None}
 
 
 def board_of(truth: dict) -> Board:

@@ -81,8 +81,12 @@ class LatticeFit:
             return [], np.zeros((0, 3, 2))
         occupied = {c for c in self.cells if c is not None} | set(also_taken)
         cells = sorted({n for c in occupied for n in edge_neighbours(c)} - occupied)
-        triangles = [[self.where(point) for point in cell_corners(cell)] for cell in cells]
-        return cells, np.array(triangles, np.float64).reshape(-1, 3, 2)
+        return cells, self.triangles(cells)
+
+    def triangles(self, cells: Iterable[Cell]) -> np.ndarray:
+        """(N, 3, 2) where each cell's corners lie in the photo, in cell order (``where``)."""
+        corners = [[self.where(point) for point in cell_corners(cell)] for cell in cells]
+        return np.array(corners, np.float64).reshape(-1, 3, 2)
 
 
 def _clusters(points: np.ndarray, radius: float) -> np.ndarray:

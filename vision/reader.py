@@ -151,20 +151,18 @@ class Reader:
             notes.append(f"the tiles are large (a close-up): found with the photo shrunk to {sight.working_size} px")
         if sight.lone_blank:
             notes.append("a loose tile shows no mark: the 0-0-0 tile face up, or a pip tile's back")
-        last = None
         if known is not None and len(known) and not sight.knows_the_board:
             notes.append("the game's board cannot be matched to the tiles in this photo")
+        last, note = None, None
         if previous is not None:
             shown_before = (
                 self._shown_in(previous_image, previous, image, tiles) if previous_image is not None else None
             )
             last, note = last_placement(previous.board, board, rules_used, previous.loose_tiles, shown_before)
-            if note:
-                notes.append(note)
         elif known is not None:
             last, note = last_placement(known, board, rules_used)
-            if note:
-                notes.append(note)
+        if note:
+            notes.append(note)
         lap("validate")
         timing["total"] = (time.perf_counter() - start) * 1000
         height, width = image.shape[:2]
@@ -307,7 +305,7 @@ class Reader:
         missed = [cell for cell in expected if cell not in taken]
         if not missed or fit.homography is None:
             return [], np.zeros((0, 3, 2)), np.zeros((0, 3, NO_NUMBER + 1), np.float32)
-        triangles = np.array([[fit.where(point) for point in cell_corners(cell)] for cell in missed], np.float64)
+        triangles = fit.triangles(missed)
         seen = np.nonzero(_in_view(triangles, image))[0]
         probabilities = self.corner_probabilities(image, triangles[seen])
         shows = _shows(probabilities, [expected[missed[k]] for k in seen])
