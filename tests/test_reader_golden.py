@@ -191,6 +191,22 @@ def test_small_tiles_in_a_large_photo_are_read_by_looking_again_closer(reader):
     assert len(reading.face_down) == 7
 
 
+def test_a_far_board_is_found_again_with_the_photo_enlarged(reader, monkeypatch):
+    # A studio photo (validation split, seed 1000086, 1280x720) of a board far away: its tiles
+    # are 21 pixels a side, fewer than the finder finds well, and the photo has no pixels to
+    # spare for its closer look. Enlarged so the tiles show 36 pixels, the board is found whole
+    # and in place (its pips, a few pixels each, are another matter: most of its corners read
+    # right only with the game's board known).
+    image = load_image(FIXTURES / "far_board.jpg")
+    truth = json.loads((FIXTURES / "far_board.json").read_text())
+    reading = reader.read(image)
+    row = compare(truth, reading.to_dict())
+    assert (row["tiles"], row["found"], row["extra"], row["misplaced"]) == (29, 28, 0, 0)
+    assert "the tiles are small: found with the photo enlarged" in reading.notes
+    monkeypatch.setattr("vision.reader.FAR_TILE_SIDE", 0.0)  # without that look, half the board is lost
+    assert compare(truth, reader.read(image).to_dict())["found"] <= 20
+
+
 @pytest.mark.parametrize("zoom", [2.2, 4.0])
 def test_a_close_up_is_read_by_looking_again_from_farther(reader, zoom):
     # The middle of the sample blown up: its tiles come out 170 (2.2x) or 310 (4x) pixels a side

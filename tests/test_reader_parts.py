@@ -2,6 +2,7 @@
 
 import cv2
 import numpy as np
+import pytest
 
 from engine.board import Board, PlacedTile
 from engine.lattice import LatticeMap, cell_corners, point_xy
@@ -12,6 +13,7 @@ from vision.find import (
     RegionMoments,
     TileFinder,
     clockwise,
+    edge_lengths,
     outlines_from_cores,
     split_merged,
     triangularity,
@@ -371,10 +373,10 @@ def test_a_loose_tile_read_unsurely_is_left_unread_but_a_board_tile_never_is():
 class _StandInFinder(TileFinder):
     """A TileFinder whose network sees the tile cores painted into the photo: channel 0 at every
     look, channel 1 at the first look only (a real network misses tiles far larger than those it
-    learnt). Records the size of each look in pixels."""
+    learnt). Records the size of each look in pixels, and its scale."""
 
     def __init__(self) -> None:
-        self.working_size, self.core_growth, self.looks = 960, 1.0, []
+        self.working_size, self.core_growth, self.looks, self.scales = 960, 1.0, [], []
 
     def core_probability(self, image, scale=None):
         height, width = image.shape[:2]
@@ -382,6 +384,7 @@ class _StandInFinder(TileFinder):
         size = (round(width * scale), round(height * scale))
         seen = (image[:, :, 0] | (image[:, :, 1] if not self.looks else 0)).astype(np.float32)
         self.looks.append(size)
+        self.scales.append(scale)
         return cv2.resize(seen, size, interpolation=cv2.INTER_AREA), scale
 
 
@@ -402,6 +405,24 @@ def test_a_big_photo_is_looked_at_again_closer_and_keeps_the_large_tiles_of_the_
     centres = outlines.mean(1)
     assert np.linalg.norm(centres - large.mean(0), axis=1).min() < 20
     assert all(np.linalg.norm(centres - speck.mean(0), axis=1).min() < 3 for speck in specks)
+
+
+def test_a_small_photo_is_looked_at_enlarged_only_when_the_reader_asks():
+    # A 640x480 photo of 20-pixel tiles: the plain closer look never enlarges a photo, so there
+    # is one look; asked to bring the tiles to 36 pixels, the finder looks at their part of the
+    # photo enlarged about 1.8 times, and gives the tiles where they lie in the photo.
+    tiles = np.array([_triangle((200 + 60 * k, 240), 20) for k in range(5)])
+    photo = np.zeros((480, 640, 3), np.uint8)
+    photo[:, :, 0] = core_map(tiles, photo.shape[:2], 1.0)
+    finder = _StandInFinder()
+    assert len(finder.find(photo)) == len(tiles) and finder.scales == [1.0]
+    first = finder.first_look(photo)
+    outlines = finder.look_closer(photo, first, enlarge_to=36.0)
+    side = np.median(edge_lengths(first.outlines))
+    assert finder.scales[1:] == [1.0, pytest.approx(36 / side)] and 36 / side > 1.4
+    assert finder.looks[-1][0] < 640  # only the tiles' part of the photo, enlarged
+    assert len(outlines) == len(tiles)
+    assert all(np.linalg.norm(outlines.mean(1) - tile.mean(0), axis=1).min() < 2 for tile in tiles)
 
 
 def test_a_look_is_taken_for_too_close_when_it_reads_parts_of_tiles_or_tiles_too_large():

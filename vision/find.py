@@ -33,6 +33,7 @@ ZOOM_TO_SIDE = 30.0  # small tiles are looked at again at a scale where they sho
 ZOOM_AT_LEAST = 1.4  # ... when that is at least this much closer than the first look
 SECOND_LOOK_COST = 2.0  # the closer look covers at most this many times the first look's pixels
 LARGEST_FOUND_WELL = 90.0  # tiles larger than this (pixels at the scale looked at) the network finds poorly
+MOST_ENLARGED = 2.0  # a closer look asked to enlarge the photo enlarges it at most this much
 
 
 class TileFinder:
@@ -52,27 +53,42 @@ class TileFinder:
         height, width = image.shape[:2]
         scale = scale or working_scale(width, height, self.working_size)
         size = (max(8, round(width * scale)), max(8, round(height * scale)))
-        small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+        enlarging = size[0] > width
+        small = cv2.resize(image, size, interpolation=cv2.INTER_LINEAR if enlarging else cv2.INTER_AREA)
         pad_h, pad_w = -size[1] % 8, -size[0] % 8
         small = np.pad(small, ((0, pad_h), (0, pad_w), (0, 0)), mode="edge")
         (core,) = self.session.run(None, {"image": small.transpose(2, 0, 1)[None]})
         return core[0, 0, : size[1], : size[0]], scale
 
     def find(self, image: np.ndarray, working_size: int | None = None) -> np.ndarray:
-        """Outlines of every tile (face up or down). The whole photo is looked at, at the working
-        size; when its tiles came out small there and the photo has more pixels, the part of the
-        photo holding them is looked at again, closer: the network learnt tiles from about 8
-        pixels up, but finds the smallest ones poorly. Tiles of the first look too large for the
-        network at the closer scale (a phone photo's, where specks of the table came out small
-        too) are kept from the first look. ``working_size``: the long side the photo is shrunk to
-        for the first look (default: the finder's)."""
+        """Outlines of every tile (face up or down): a first look, then a closer one where the
+        tiles came out small. ``working_size``: the long side the photo is shrunk to for the
+        first look (default: the finder's)."""
+        return self.look_closer(image, self.first_look(image, working_size))
+
+    def first_look(self, image: np.ndarray, working_size: int | None = None) -> FirstLook:
+        """The whole photo looked at, shrunk to ``working_size`` (default: the finder's)."""
         height, width = image.shape[:2]
-        core, scale = self.core_probability(image, working_scale(width, height, working_size or self.working_size))
-        outlines = outlines_from_cores(core, scale, self.core_growth)
+        working_size = working_size or self.working_size
+        core, scale = self.core_probability(image, working_scale(width, height, working_size))
+        return FirstLook(outlines_from_cores(core, scale, self.core_growth), scale, working_size)
+
+    def look_closer(self, image: np.ndarray, first: FirstLook, enlarge_to: float | None = None) -> np.ndarray:
+        """The first look's outlines, or, when its tiles came out small and the photo has more
+        pixels, those of a closer look at the part of the photo holding them: the network learnt
+        tiles from about 8 pixels up, but finds the smallest ones poorly. Tiles of the first look
+        too large for the network at the closer scale (a phone photo's, where specks of the table
+        came out small too) are kept from the first look. ``enlarge_to``: the closer look brings
+        the tiles to this side, enlarging the photo (at most ``MOST_ENLARGED`` times) where it
+        has too few pixels; by default it brings them to ``ZOOM_TO_SIDE`` and never enlarges
+        (the reader asks for more only where the tiles it read are small)."""
+        outlines, scale = first.outlines, first.scale
         if not len(outlines):
             return outlines
+        height, width = image.shape[:2]
         side = float(np.median(edge_lengths(outlines)))
-        zoom = min(1.0, ZOOM_TO_SIDE / side)  # the scale at which the median tile shows ZOOM_TO_SIDE pixels
+        # The scale at which the median tile shows the side asked for.
+        zoom = min(MOST_ENLARGED, enlarge_to / side) if enlarge_to else min(1.0, ZOOM_TO_SIDE / side)
         # Small tiles: look again, closer, where the tiles are (a margin of two tiles around them),
         # at no more pixels than SECOND_LOOK_COST times the first look's (time grows with them).
         left, top = np.maximum(0, np.floor(outlines.min((0, 1)) - 2 * side)).astype(int)
@@ -87,6 +103,16 @@ class TileFinder:
         large = outlines[edge_lengths(outlines).mean(1) * zoom > LARGEST_FOUND_WELL]
         unseen = ~inside(closer.mean(1), large).any(0)
         return np.concatenate([closer, large[unseen]])
+
+
+@dataclass(frozen=True)
+class FirstLook:
+    """What the finder saw of the whole photo: outlines in photo pixels, at ``scale`` (the
+    photo shrunk to ``working_size``)."""
+
+    outlines: np.ndarray
+    scale: float
+    working_size: int
 
 
 def inside(points: np.ndarray, triangles: np.ndarray) -> np.ndarray:

@@ -30,10 +30,10 @@ from engine.scoring import PlacementResult, judge_placement
 from engine.tiles import LARGE_MAX, Tile
 from models.classes import NO_NUMBER
 from models.classifier import DEFAULT_MODEL, CornerClassifier
-from models.finder_data import READ_LONG_SIDE, working_scale
+from models.finder_data import READ_LONG_SIDE
 from vision.crops import corner_crops, to_colour
 from vision.decode import decode
-from vision.find import DEFAULT_FINDER, LARGEST_FOUND_WELL, TileFinder, edge_lengths, inside
+from vision.find import DEFAULT_FINDER, LARGEST_FOUND_WELL, FirstLook, TileFinder, edge_lengths, inside
 from vision.lattice import LatticeFit, fit_board
 from vision.records import Reading, ReadTile
 
@@ -50,6 +50,8 @@ BACK_COLOUR_TOLERANCE = 30.0  # a back's colour (CIE a*b*) lies this close to th
 SAME_TILE_OVERLAP = 0.1  # outlines (backs, unread) sharing this much of the smaller's area are one tile
 READ_LOOSE_AT_LEAST = 0.5  # a loose tile whose least sure number is read less surely than this is unread
 SMALLEST_WORKING_SIZE = READ_LONG_SIDE // 4  # a close-up is looked at from at most this much farther
+FAR_TILE_SIDE = 32.0  # tiles read smaller than this (photo pixels) are looked for again, the photo enlarged ...
+ENLARGED_TILE_SIDE = 36.0  # ... so that the finder sees them this large (it finds tiles under 30 px poorly)
 LOOK_AGAIN_TILES = 3  # board tiles of the previous photo needed to put a cell there by their plane
 LOOK_AGAIN_MISFIT = 0.3  # previous board corners this far (tile sides) off its plane are left out of it
 SAME_TILE_LOOK = 0.6  # a cell whose two photos correlate this well shows the same tile in both
@@ -130,9 +132,18 @@ class Reader:
         # backs or not at all. Seen from farther (the photo shrunk more), such tiles come out the
         # size it knows. The look that joins the most tiles into the board wins, then the one
         # that reads the most; the first one on a tie.
-        sights = [self._see(image, rules, self.finder.working_size, lap, known)]
-        while sights[-1].too_close and sights[-1].working_size // 2 >= SMALLEST_WORKING_SIZE:
-            sights.append(self._see(image, rules, sights[-1].working_size // 2, lap, known))
+        # Small tiles, the other way: the finder's closer look, which never enlarges the photo,
+        # still shows tiles under about 30 pixels too small to find well (a board far away, or a
+        # small photo), so those are looked for again with the photo enlarged.
+        first_look = self.finder.first_look(image)
+        first = self._see(image, rules, first_look, lap, known)
+        sights = [first]
+        if first.too_close:
+            while sights[-1].too_close and sights[-1].working_size // 2 >= SMALLEST_WORKING_SIZE:
+                farther = self.finder.first_look(image, sights[-1].working_size // 2)
+                sights.append(self._see(image, rules, farther, lap, known))
+        elif first.tiles and first.tile_side / first_look.scale < FAR_TILE_SIDE:
+            sights.append(self._see(image, rules, first_look, lap, known, ENLARGED_TILE_SIDE))
         sight = max(sights, key=lambda s: s.found)
         tiles, face_down, unread, max_number = sight.tiles, sight.face_down, sight.unread, sight.max_number
         rules_used = replace(rules, max_number=max_number)
@@ -147,8 +158,10 @@ class Reader:
         ]
         if unread:
             notes.append(f"{len(unread)} loose tiles could not be read (table patterns, backs or tiles too small)")
-        if sight is not sights[0]:
+        if sight.working_size < first.working_size:
             notes.append(f"the tiles are large (a close-up): found with the photo shrunk to {sight.working_size} px")
+        elif sight is not first:
+            notes.append("the tiles are small: found with the photo enlarged")
         if sight.lone_blank:
             notes.append("a loose tile shows no mark: the 0-0-0 tile face up, or a pip tile's back")
         if known is not None and len(known) and not sight.knows_the_board:
@@ -169,22 +182,29 @@ class Reader:
         return Reading(path, width, height, tiles, face_down, unread, violations, last, timing, tuple(notes))
 
     def _see(
-        self, image: np.ndarray, rules: Rules, working_size: int, lap: Callable[[str], None], known: Board | None
+        self,
+        image: np.ndarray,
+        rules: Rules,
+        first_look: FirstLook,
+        lap: Callable[[str], None],
+        known: Board | None,
+        enlarge_to: float | None = None,
     ) -> _Sight:
-        """Tiles found with the photo shrunk to ``working_size`` and read. Where no board is
+        """Tiles found from the finder's ``first_look`` (small ones looked at again, enlarged
+        to ``enlarge_to`` if given: ``TileFinder.look_closer``) and read. Where no board is
         large enough to show the tiles' size (``_sized_like_the_board``), the tiles read show
         it: outlines far from their size (specks of a checked cloth, which pull the median
         side down until neighbours' corners no longer meet) are dropped and the rest read
         again, kept when that joins more tiles into the board."""
-        outlines = self.finder.find(image, working_size)
+        outlines = self.finder.look_closer(image, first_look, enlarge_to)
         lap("find")
-        sight, fit = self._read_outlines(image, outlines, rules, working_size, lap, known)
+        sight, fit = self._read_outlines(image, outlines, rules, first_look, lap, known)
         if _shows_its_plane(fit) or sight.too_close or len(sight.tiles) < SIZING_READ_TILES:
             return sight  # sized by the board already, or a look from farther follows
         sized = _about_the_size(outlines, np.median(edge_lengths(_outlines_of(sight.tiles)).mean(1)), SIZE_TOLERANCE)
         if sized.all():
             return sight
-        again, _ = self._read_outlines(image, outlines[sized], rules, working_size, lap, known)
+        again, _ = self._read_outlines(image, outlines[sized], rules, first_look, lap, known)
         return again if again.found[0] > sight.found[0] else sight
 
     def _read_outlines(
@@ -192,7 +212,7 @@ class Reader:
         image: np.ndarray,
         outlines: np.ndarray,
         rules: Rules,
-        working_size: int,
+        first_look: FirstLook,
         lap: Callable[[str], None],
         known: Board | None,
     ) -> tuple[_Sight, LatticeFit]:
@@ -240,12 +260,11 @@ class Reader:
         face_down = _coloured_like(_like_the_read_tiles(face_down, read_outlines, fit), read_outlines, image)
         unread = _like_the_read_tiles(unread, read_outlines, fit)
         lap("decode")
-        height, width = image.shape[:2]
-        sides = edge_lengths(read_outlines).mean(1) * working_scale(width, height, working_size)
+        sides = edge_lengths(read_outlines).mean(1) * first_look.scale
         tile_side = float(np.median(sides)) if len(sides) else 0.0
         lone_blank = bool((blank & ~down).any())
-        sight = _Sight(working_size, tiles, face_down, unread, lone_blank, max_number, tile_side, bool(expected))
-        return sight, fit
+        size = first_look.working_size
+        return _Sight(size, tiles, face_down, unread, lone_blank, max_number, tile_side, bool(expected)), fit
 
     def corner_probabilities(self, image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
         """(N, 3, 2) clockwise tile corners -> (N, 3, 8) probabilities of each corner's number,
