@@ -456,3 +456,13 @@ def test_backs_must_have_the_colour_of_the_tiles_read():
     assert len(_coloured_like((ivory_back, green_dot), read[:1], image)) == 2  # one tile: nothing to go by
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     assert len(_coloured_like((ivory_back, green_dot), read, grey)) == 2  # no colour to compare
+
+
+def test_the_reader_benchmark_times_each_stage_alone_and_with_the_board_known():
+    from vision import bench
+
+    figures = bench.run(photos=2)
+    assert set(figures) == {"alone", "board known"}
+    for by_stage in figures.values():
+        assert {"find", "decode", "total"} <= set(by_stage)
+        assert 0 < by_stage["decode"]["p50"] <= by_stage["total"]["p50"] <= by_stage["total"]["p95"]
