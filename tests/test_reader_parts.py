@@ -10,6 +10,7 @@ from engine.rules import get_rules
 from engine.simulate import random_board
 from models.finder_data import core_map
 from vision.find import (
+    FirstLook,
     RegionMoments,
     TileFinder,
     clockwise,
@@ -423,6 +424,13 @@ def test_a_small_photo_is_looked_at_enlarged_only_when_the_reader_asks():
     assert finder.looks[-1][0] < 640  # only the tiles' part of the photo, enlarged
     assert len(outlines) == len(tiles)
     assert all(np.linalg.norm(outlines.mean(1) - tile.mean(0), axis=1).min() < 2 for tile in tiles)
+
+
+def test_a_first_look_is_checked_on_construction():
+    with pytest.raises(ValueError):
+        FirstLook(np.zeros((4, 2)), 1.0, 960)
+    with pytest.raises(ValueError):
+        FirstLook(np.zeros((0, 3, 2)), 0.0, 960)
 
 
 def test_a_look_is_taken_for_too_close_when_it_reads_parts_of_tiles_or_tiles_too_large():

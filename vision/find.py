@@ -36,6 +36,22 @@ LARGEST_FOUND_WELL = 90.0  # tiles larger than this (pixels at the scale looked 
 MOST_ENLARGED = 2.0  # a closer look asked to enlarge the photo enlarges it at most this much
 
 
+@dataclass(frozen=True)
+class FirstLook:
+    """What the finder saw of the whole photo: (N, 3, 2) outlines in photo pixels, found with
+    the photo at ``scale`` (shrunk to ``working_size``)."""
+
+    outlines: np.ndarray
+    scale: float
+    working_size: int
+
+    def __post_init__(self) -> None:
+        if self.outlines.ndim != 3 or self.outlines.shape[1:] != (3, 2):
+            raise ValueError(f"outlines must be (N, 3, 2), not {self.outlines.shape}")
+        if not (self.scale > 0 and self.working_size > 0):
+            raise ValueError("a look's scale and working size must be positive")
+
+
 class TileFinder:
     """Loads the finder model once; ``find`` returns (N, 3, 2) clockwise outlines in pixels."""
 
@@ -103,16 +119,6 @@ class TileFinder:
         large = outlines[edge_lengths(outlines).mean(1) * zoom > LARGEST_FOUND_WELL]
         unseen = ~inside(closer.mean(1), large).any(0)
         return np.concatenate([closer, large[unseen]])
-
-
-@dataclass(frozen=True)
-class FirstLook:
-    """What the finder saw of the whole photo: outlines in photo pixels, at ``scale`` (the
-    photo shrunk to ``working_size``)."""
-
-    outlines: np.ndarray
-    scale: float
-    working_size: int
 
 
 def inside(points: np.ndarray, triangles: np.ndarray) -> np.ndarray:
