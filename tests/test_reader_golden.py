@@ -43,6 +43,7 @@ def test_sample_is_read_exactly(readings):
     assert len(truth_down) == len(found_down) == 7
     assert all(min(np.linalg.norm(f - t) for f in found_down) < 20 for t in truth_down)
     assert after.violations == ()
+    assert not any("too small to read surely" in note for note in after.notes)  # 70-pixel tiles
 
 
 def test_added_tile_and_its_score(readings):
@@ -203,6 +204,7 @@ def test_a_far_board_is_found_again_with_the_photo_enlarged(reader, monkeypatch)
     row = compare(truth, reading.to_dict())
     assert (row["tiles"], row["found"], row["extra"], row["misplaced"]) == (29, 28, 0, 0)
     assert "the tiles are small: found with the photo enlarged" in reading.notes
+    assert any("too small to read surely: bring the camera closer" in note for note in reading.notes)
     monkeypatch.setattr("vision.reader.FAR_TILE_SIDE", 0.0)  # without that look, half the board is lost
     assert compare(truth, reader.read(image).to_dict())["found"] <= 20
 

@@ -50,6 +50,7 @@ BACK_COLOUR_TOLERANCE = 30.0  # a back's colour (CIE a*b*) lies this close to th
 SAME_TILE_OVERLAP = 0.1  # outlines (backs, unread) sharing this much of the smaller's area are one tile
 READ_LOOSE_AT_LEAST = 0.5  # a loose tile whose least sure number is read less surely than this is unread
 SMALLEST_WORKING_SIZE = READ_LONG_SIDE // 4  # a close-up is looked at from at most this much farther
+SURELY_READ_SIDE = 25.0  # tiles smaller than this (photo pixels) lose a third of their corners to misreads
 FAR_TILE_SIDE = 32.0  # tiles read smaller than this (photo pixels) are looked for again, the photo enlarged ...
 ENLARGED_TILE_SIDE = 36.0  # ... so that the finder sees them this large (it finds tiles under 30 px poorly)
 LOOK_AGAIN_TILES = 3  # board tiles of the previous photo needed to put a cell there by their plane
@@ -71,6 +72,12 @@ class _Sight:
     max_number: int
     tile_side: float  # the median side of the tiles read, in pixels of the photo as shrunk (0: none)
     knows_the_board: bool = False  # a known board was matched to the tiles read and expected there
+    scale: float = 1.0  # the photo as shrunk for this look, over the photo
+
+    @property
+    def photo_tile_side(self) -> float:
+        """The median side of the tiles read, in pixels of the photo itself (0: none)."""
+        return self.tile_side / self.scale
 
     @property
     def too_close(self) -> bool:
@@ -142,7 +149,7 @@ class Reader:
             while sights[-1].too_close and sights[-1].working_size // 2 >= SMALLEST_WORKING_SIZE:
                 farther = self.finder.first_look(image, sights[-1].working_size // 2)
                 sights.append(self._see(image, rules, farther, lap, known))
-        elif first.tiles and first.tile_side / first_look.scale < FAR_TILE_SIDE:
+        elif first.tiles and first.photo_tile_side < FAR_TILE_SIDE:
             sights.append(self._see(image, rules, first_look, lap, known, ENLARGED_TILE_SIDE))
         sight = max(sights, key=lambda s: s.found)
         tiles, face_down, unread, max_number = sight.tiles, sight.face_down, sight.unread, sight.max_number
@@ -162,6 +169,11 @@ class Reader:
             notes.append(f"the tiles are large (a close-up): found with the photo shrunk to {sight.working_size} px")
         elif sight is not first:
             notes.append("the tiles are small: found with the photo enlarged")
+        if 0 < sight.photo_tile_side < SURELY_READ_SIDE:
+            notes.append(
+                f"the tiles are about {sight.photo_tile_side:.0f} pixels a side, too small to read surely:"
+                " bring the camera closer, or use more pixels"
+            )
         if sight.lone_blank:
             notes.append("a loose tile shows no mark: the 0-0-0 tile face up, or a pip tile's back")
         if known is not None and len(known) and not sight.knows_the_board:
@@ -263,8 +275,18 @@ class Reader:
         sides = edge_lengths(read_outlines).mean(1) * first_look.scale
         tile_side = float(np.median(sides)) if len(sides) else 0.0
         lone_blank = bool((blank & ~down).any())
-        size = first_look.working_size
-        return _Sight(size, tiles, face_down, unread, lone_blank, max_number, tile_side, bool(expected)), fit
+        sight = _Sight(
+            first_look.working_size,
+            tiles,
+            face_down,
+            unread,
+            lone_blank,
+            max_number,
+            tile_side,
+            knows_the_board=bool(expected),
+            scale=first_look.scale,
+        )
+        return sight, fit
 
     def corner_probabilities(self, image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
         """(N, 3, 2) clockwise tile corners -> (N, 3, 8) probabilities of each corner's number,
