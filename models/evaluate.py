@@ -49,7 +49,8 @@ def main(model: str, images: int, confusion_png: str | None = None, report=None,
     print("per class: " + ", ".join(f"{k} {v:.4%}" for k, v in figures["per_class"].items()))
     print("per style: " + ", ".join(f"{k} {v:.4%}" for k, v in figures["per_style"].items()))
     if figures["per_side"]:
-        print("by tile side: " + ", ".join(f"{k} {v:.4%} ({n} crops)" for k, (v, n) in figures["per_side"].items()))
+        sides = [f"{k} {v:.4%} ({n} crops, calibration error {e:.4f})" for k, (v, n, e) in figures["per_side"].items()]
+        print("by tile side: " + ", ".join(sides))
     print(
         f"{figures['us_per_corner']:.1f} microseconds per corner in batches of {FRAME_CORNERS}; "
         f"model {figures['model_bytes'] / 1024:.0f} KiB"

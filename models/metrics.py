@@ -95,7 +95,8 @@ def summary(
         for low, high in SIDE_BINS:
             inside = (side_px >= low) & (side_px < high)
             if inside.any():
-                by_side[f"{low}-{high} px"] = (float(correct[inside].mean()), int(inside.sum()))
+                ece = expected_calibration_error(probabilities[inside], labels[inside])
+                by_side[f"{low}-{high} px"] = (float(correct[inside].mean()), int(inside.sum()), ece)
     return {
         "per_side": by_side,
         "crops": len(labels),

@@ -7,7 +7,7 @@ import pytest
 
 from models.classes import CLASS_COUNT
 from models.classifier import DEFAULT_MODEL, CornerClassifier
-from models.metrics import confusion, expected_calibration_error
+from models.metrics import confusion, expected_calibration_error, summary
 from vision.crops import CROP_PX
 
 FIXTURE = Path(__file__).parent / "fixtures" / "corner_crops.npz"
@@ -105,3 +105,13 @@ def test_training_augmentation_keeps_crops_valid_and_repeats_with_its_seed(fixtu
     assert first.shape == crops.shape and first.min() >= 0 and first.max() <= 255
     assert torch.equal(first, augment(crops, torch.Generator().manual_seed(3)))
     assert not torch.equal(first, augment(crops, torch.Generator().manual_seed(4)))
+
+
+def test_summary_gives_accuracy_and_calibration_by_tile_side():
+    # Small tiles read surely and wrongly, large ones surely and rightly: by side, the small
+    # bin's calibration error is 1 and the large one's 0.
+    labels = np.array([1, 2, 3, 4])
+    probabilities = np.eye(8)[[2, 3, 3, 4]]  # the first two are wrong, each with confidence 1
+    sides = np.array([20.0, 30.0, 60.0, 70.0])
+    figures = summary(probabilities, labels, np.zeros(4, int), ["ivory"], sides)
+    assert figures["per_side"] == {"0-35 px": (0.0, 2, 1.0), "50-80 px": (1.0, 2, 0.0)}
