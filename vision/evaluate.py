@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.board import Board, PlacedTile
+from engine.board import Board
 from engine.lattice import LatticeMap, cell_corners
 from models.metrics import SIDE_BINS
 
@@ -254,12 +254,8 @@ def _read_all(folder: Path, files: list[Path], working_size: int | None = None, 
 
 def board_of(truth: dict) -> Board:
     """The board a truth file shows: its tiles with a cell, numbers in cell order."""
-    return Board(
-        tuple(
-            PlacedTile(tuple(t["cell"]), tuple(c["value"] for c in t["corners"]))
-            for t in truth["tiles"]
-            if t["cell"] is not None
-        )
+    return Board.of(
+        (tuple(t["cell"]), tuple(c["value"] for c in t["corners"])) for t in truth["tiles"] if t["cell"] is not None
     )
 
 

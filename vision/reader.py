@@ -35,7 +35,7 @@ from vision.crops import corner_crops, to_colour
 from vision.decode import decode
 from vision.find import DEFAULT_FINDER, LARGEST_FOUND_WELL, FirstLook, TileFinder, edge_lengths, inside
 from vision.lattice import LatticeFit, fit_board
-from vision.records import Reading, ReadTile
+from vision.records import Reading, ReadTile, joined_board
 
 FACE_DOWN_BELOW = 0.35  # a tile whose corners look this unlike any number is a blank back
 SHOWS_A_MARK = 0.5  # a loose tile none of whose corners shows 1 or more this surely shows no mark
@@ -154,7 +154,7 @@ class Reader:
         sight = max(sights, key=lambda s: s.found)
         tiles, face_down, unread, max_number = sight.tiles, sight.face_down, sight.unread, sight.max_number
         rules_used = replace(rules, max_number=max_number)
-        board = Board(tuple(PlacedTile(t.cell, t.numbers) for t in tiles if t.cell is not None))
+        board = joined_board(tiles)
         violations = tuple(validate_board(board, rules_used))
         notes = [
             f"corner {i} of the tile at {t.cell} is uncertain ({c:.2f})"
@@ -442,13 +442,13 @@ def _known_here(known: Board | None, tiles: Sequence[ReadTile]) -> dict[Cell, tu
     frame for any board, while small tiles can be misread all over a board that is there."""
     if known is None or not len(known):
         return {}
-    read = {t.cell: t.numbers for t in tiles if t.cell is not None}
-    mapping = frame_map(known, Board(tuple(PlacedTile(cell, numbers) for cell, numbers in read.items())))
+    read = joined_board(tiles)
+    mapping = frame_map(known, read)
     if mapping is None:
         return {}
     here = dict(mapping.corners(p.cell, p.corners) for p in known.placements)
     both = [cell for cell in here if cell in read]
-    agreeing = sum(here[cell] == read[cell] for cell in both)
+    agreeing = sum(here[cell] == read.by_cell[cell].corners for cell in both)
     return here if agreeing >= min(KNOWN_AGREEING, len(both)) else {}
 
 

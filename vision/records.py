@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.board import Board, PlacedTile, Violation
+from engine.board import Board, Violation
 from engine.lattice import Cell
 from engine.scoring import PlacementResult
 from engine.tiles import Tile, canonical
@@ -65,7 +66,7 @@ class Reading:
     @property
     def board(self) -> Board:
         """The joined tiles as an engine board (order unknown from one photo)."""
-        return Board(tuple(PlacedTile(t.cell, t.numbers) for t in self.tiles if t.cell is not None))
+        return joined_board(self.tiles)
 
     @property
     def loose_tiles(self) -> frozenset[Tile]:
@@ -87,3 +88,8 @@ class Reading:
 
 def _outlines(outlines: tuple[np.ndarray, ...]) -> list[dict]:
     return [{"corners": [[round(float(x), 2), round(float(y), 2)] for x, y in c]} for c in outlines]
+
+
+def joined_board(tiles: Iterable[ReadTile]) -> Board:
+    """The tiles read with a cell (joined on the board) as an engine board."""
+    return Board.of((t.cell, t.numbers) for t in tiles if t.cell is not None)
