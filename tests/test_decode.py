@@ -120,6 +120,27 @@ def test_a_point_misread_by_its_surest_tile_is_renumbered_for_all_its_tiles():
     assert numbers(decode(probs, cells)) == truth
 
 
+def test_a_point_read_unsurely_by_all_its_tiles_is_flagged():
+    # Every tile at one point reads it 4 or 5 at 0.55 against 0.45: the point as a whole is
+    # about (0.55/0.45)^6, 0.77, sure of its number, though each tile alone, its neighbours
+    # holding the point, could not change it.
+    board = random_board(0, 30)
+    cells = [p.cell for p in board.placements]
+    truth = [p.corners for p in board.placements]
+    probs = confident(truth)
+    sharers = [(t, i) for t, cell in enumerate(cells) for i, point in enumerate(cell_corners(cell)) if point == (0, 0)]
+    for t, i in sharers:
+        probs[t, i] = 0.0
+        probs[t, i, 4], probs[t, i, 5] = 0.55, 0.45
+    decoded = decode(probs, cells)
+    assert numbers(decoded) == truth
+    at_point = [decoded[t].confidences[i] for t, i in sharers]
+    assert all(c == pytest.approx(0.55**6 / (0.55**6 + 0.45**6), abs=0.01) for c in at_point)
+    assert all(decoded[t].ambiguous for t, _ in sharers)
+    others = [c for t, d in enumerate(decoded) for i, c in enumerate(d.confidences) if (t, i) not in sharers]
+    assert min(others) > 0.9  # points read surely stay sure
+
+
 def _noisy(truth, rng, right=0.7):
     """Unsure probabilities: each corner's likeliest number is the true one only ``right`` of the
     time (else another number), the rest of the mass spread at random."""

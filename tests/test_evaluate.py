@@ -45,6 +45,18 @@ def test_missed_extra_and_misread_tiles_are_counted():
     assert figures["corner_error_rate"] == 1 / 15 and figures["exact_boards"] == 0.5
 
 
+def test_how_many_wrong_and_right_corners_the_reading_flagged_unsure():
+    reading = {"tiles": [tile(100, (1, 2, 4)), tile(300, (4, 5, 5), (2, 0)), tile(500, (0, 0, 0), (4, 0))]}
+    reading["tiles"][0]["corners"][2]["confidence"] = 0.6  # the misread 4 is flagged...
+    reading["tiles"][2]["corners"][1]["confidence"] = 0.8  # ...and so is a right 0
+    del reading["tiles"][2]["corners"][2]["confidence"]  # no confidence given: claims certainty
+    row = compare(TRUTH, reading)  # the misread 5 of the second tile is silent
+    assert (row["wrong_corners"], row["wrong_unsure"], row["right_unsure"]) == (2, 1, 1)
+    figures = summarise([row])
+    assert figures["wrong_corners_flagged"] == 1 / 2 and figures["right_corners_flagged"] == 1 / 7
+    assert summarise([compare(TRUTH, copy.deepcopy(TRUTH))])["wrong_corners_flagged"] is None  # nothing wrong
+
+
 def test_hidden_tiles_are_not_required():
     truth = copy.deepcopy(TRUTH)
     truth["tiles"][2]["corners"][0]["hidden"] = True

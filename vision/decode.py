@@ -29,6 +29,7 @@ from engine.tiles import canonical
 from models.classes import CLASS_COUNT, NO_NUMBER
 
 DEFAULT_PENALTY = math.log(1e4)
+UNSURE_BELOW = 0.9  # a number read less surely than this is flagged, its tile ambiguous
 TILE_MOVE_READINGS = 16  # a tile changing its three points at once tries its own likeliest readings
 
 
@@ -68,7 +69,7 @@ def decode(
     cells: list[Cell | None],
     max_number: int = 5,
     penalty: float = DEFAULT_PENALTY,
-    ambiguous_below: float = 0.9,
+    ambiguous_below: float = UNSURE_BELOW,
     sweeps: int = 8,
     expected: Sequence[tuple[int, int, int] | None] | None = None,
     trust: float = DEFAULT_PENALTY,
@@ -148,13 +149,18 @@ def decode(
         if searched.total(base, shared_points) > chosen.total(base, shared_points):
             chosen = searched
     choice = chosen.choice
+    point_confidence = _point_confidences(chosen, at_point, base)
     decoded = []
     for t, cell in enumerate(cells):
         scores = chosen.scores(t, base[t])
         weights = np.exp(scores - scores.max())
         weights /= weights.sum()
         reading = readings[choice[t]]
-        confidences = tuple(min(1.0, float(weights[readings[:, i] == reading[i]].sum())) for i in range(3))
+        points = cell_corners(cell) if cell is not None else (None,) * 3
+        confidences = tuple(
+            min(1.0, float(weights[readings[:, i] == reading[i]].sum()), point_confidence.get(points[i], 1.0))
+            for i in range(3)
+        )
         decoded.append(
             DecodedTile(
                 cell,
@@ -263,6 +269,39 @@ class _Chosen:
         np.subtract.at(shown, ids_before, 1)
         np.add.at(shown, ids_after, 1)
         return int(np.maximum(shown[touched] - 1, 0).sum() - excess_before)
+
+
+def _point_confidences(chosen: _Chosen, at_point: dict, base: np.ndarray) -> dict[tuple[int, int], float]:
+    """For each shared lattice point whose tiles agree, the share of the probability its number
+    keeps when all its corners change together and every other number is held. A tile's own
+    confidence cannot show this: its neighbours pin a shared corner, so a number misread by every
+    tile at a point would look certain."""
+    shared = {point: sharers for point, sharers in at_point.items() if len(sharers) > 1}
+    if not shared:
+        return {}
+    numbers, width = chosen.numbers, max(len(sharers) for sharers in shared.values())
+    # (points, width) arrays of each point's sharers, padded by repeating its first one.
+    padded = [sharers + sharers[:1] * (width - len(sharers)) for sharers in shared.values()]
+    real = np.array([[k < len(sharers) for k in range(width)] for sharers in shared.values()])
+    tile = np.array([[t for t, _ in row] for row in padded])
+    place = numbers ** (2 - np.array([[i for _, i in row] for row in padded]))
+    now = chosen.choice[tile]
+    digit = (now // place) % numbers
+    changed = now[..., None] + (np.arange(numbers) - digit[..., None]) * place[..., None]  # (points, width, numbers)
+    gains = np.where(real[..., None], base[tile[..., None], changed] - base[tile, now][..., None], 0.0)
+    # A changed tile that repeats one shown elsewhere pays the penalty: shown by a tile away from
+    # this point, or by one here changed the same way before it.
+    tile_now, tile_changed = chosen.tile_of_reading[now], chosen.tile_of_reading[changed]
+    here_now = (real[:, None, :, None] & (tile_now[:, None, :, None] == tile_changed[:, :, None, :])).sum(2)
+    earlier = np.tril(np.ones((width, width), bool), -1)[None, :, :, None] & real[:, None, :, None]
+    here_changed = (earlier & (tile_changed[:, None, :, :] == tile_changed[:, :, None, :])).any(2)
+    repeats = real[..., None] & (tile_changed != tile_now[..., None])
+    repeats &= chosen.shown[tile_changed] - here_now + here_changed > 0
+    totals = (gains - chosen.penalty * repeats).sum(1)  # (points, numbers)
+    agreeing = ((digit == digit[:, :1]) | ~real).all(1)
+    weights = np.exp(totals - totals.max(1, keepdims=True))
+    share = weights[np.arange(len(shared)), digit[:, 0]] / weights.sum(1)
+    return {point: float(share[k]) for k, point in enumerate(shared) if agreeing[k]}
 
 
 def _expected_readings(expected: Sequence[tuple[int, int, int] | None], tiles: int, numbers: int) -> np.ndarray:

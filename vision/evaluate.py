@@ -18,10 +18,12 @@ import numpy as np
 from engine.board import Board
 from engine.lattice import LatticeMap, cell_corners
 from models.metrics import SIDE_BINS
+from vision.decode import UNSURE_BELOW
 
 COLUMNS = [
     "image", "tiles", "found", "missed", "extra", "wrong_corners", "misplaced", "exact", "wrong_tiles",
     "score_right", "placement_hidden", "face_down", "face_down_found", "face_down_extra", "ms", "tile_side_px",
+    "wrong_unsure", "right_unsure",
 ]  # fmt: skip
 
 
@@ -60,11 +62,18 @@ def compare(truth: dict, reading: dict) -> dict:
     pairs = [(tile, match) for tile in wanted if (match := _take_match(tile, got, free)) is not None]
     found = len(pairs)
     nearest = [_nearest_corners(t, m) for t, m in pairs]  # for each truth corner, the reported one there
-    wrong = [
-        sum(m["corners"][j]["value"] != corner["value"] for corner, j in zip(t["corners"], near))
+    # Per matched tile, per corner: (read wrong, flagged unsure). A confidence below UNSURE_BELOW
+    # warns of a corner; one given without a confidence claims certainty.
+    corners = [
+        [
+            (m["corners"][j]["value"] != corner["value"], m["corners"][j].get("confidence", 1.0) < UNSURE_BELOW)
+            for corner, j in zip(t["corners"], near)
+        ]
         for (t, m), near in zip(pairs, nearest)
     ]
+    wrong = [sum(w for w, _ in tile) for tile in corners]
     wrong_corners = sum(wrong)
+    flagged = Counter(w for tile in corners for w, unsure in tile if unsure)
     misplaced = _misplaced(pairs, nearest)
     wrong_tiles = sum(w > 0 or m for w, m in zip(wrong, misplaced))
     missed = len(wanted) - found
@@ -101,6 +110,8 @@ def compare(truth: dict, reading: dict) -> dict:
         "face_down_extra": len(free_backs),
         "ms": round(reading.get("timing_ms", {}).get("total", 0.0), 1),
         "tile_side_px": truth.get("studio", {}).get("tile_side_px", ""),
+        "wrong_unsure": flagged[True],
+        "right_unsure": flagged[False],
     }
 
 
@@ -176,11 +187,14 @@ def _figures(rows: list[dict]) -> dict:
     backs_found = sum(r["face_down_found"] for r in rows)
     backs_reported = backs_found + sum(r["face_down_extra"] for r in rows)
     times = [r["ms"] for r in rows]
+    wrong = sum(r["wrong_corners"] for r in rows)
     return {
         "photos": len(rows),
         "tile_recall": found / tiles if tiles else 1.0,
         "tile_precision": found / (found + extra) if found + extra else 1.0,
-        "corner_error_rate": sum(r["wrong_corners"] for r in rows) / (3 * found) if found else 0.0,
+        "corner_error_rate": wrong / (3 * found) if found else 0.0,
+        "wrong_corners_flagged": sum(r["wrong_unsure"] for r in rows) / wrong if wrong else None,
+        "right_corners_flagged": sum(r["right_unsure"] for r in rows) / (3 * found - wrong) if found else None,
         "exact_boards": float(np.mean([r["exact"] for r in rows])) if rows else 0.0,
         "at_most_one_wrong_tile": float(np.mean([r["wrong_tiles"] <= 1 for r in rows])) if rows else 0.0,
         "placements_scored_right": float(np.mean(scored)) if scored else None,

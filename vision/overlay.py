@@ -5,6 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.decode import UNSURE_BELOW
 from vision.records import Reading
 
 GOOD, BAD, LAST, DOWN, UNSURE = (60, 200, 60), (40, 40, 230), (230, 160, 30), (160, 160, 160), (0, 200, 255)
@@ -37,7 +38,7 @@ def draw_overlay(image: np.ndarray, reading: Reading) -> np.ndarray:
                 origin,
                 cv2.FONT_HERSHEY_SIMPLEX,
                 scale,
-                UNSURE if confidence < 0.9 else (255, 255, 255),
+                UNSURE if confidence < UNSURE_BELOW else (255, 255, 255),
                 thick,
                 cv2.LINE_AA,
             )

@@ -32,7 +32,7 @@ from models.classes import NO_NUMBER
 from models.classifier import DEFAULT_MODEL, CornerClassifier
 from models.finder_data import READ_LONG_SIDE
 from vision.crops import corner_crops, to_colour
-from vision.decode import decode
+from vision.decode import UNSURE_BELOW, decode
 from vision.find import DEFAULT_FINDER, LARGEST_FOUND_WELL, FirstLook, TileFinder, edge_lengths, inside
 from vision.lattice import LatticeFit, fit_board
 from vision.records import Reading, ReadTile, joined_board
@@ -161,7 +161,7 @@ class Reader:
             for t in tiles
             if t.ambiguous
             for i, c in enumerate(t.confidences)
-            if c < 0.9
+            if c < UNSURE_BELOW
         ]
         if unread:
             notes.append(f"{len(unread)} loose tiles could not be read (table patterns, backs or tiles too small)")
