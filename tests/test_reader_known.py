@@ -15,7 +15,8 @@ from engine.simulate import random_board
 from service.cli import main
 from vision.evaluate import board_of, compare
 from vision.image_io import load_image
-from vision.reader import Reader
+from vision.reader import Reader, _known_here
+from vision.records import ReadTile
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
@@ -121,3 +122,24 @@ def test_a_known_board_larger_than_the_photo(reader, truth, image):
     row = compare(truth, reading.to_dict())
     assert row["found"] >= 5 and (row["extra"], row["wrong_corners"]) == (0, 0)
     assert not any("cannot be matched" in note for note in reading.notes)
+
+
+def read_tiles(placements) -> list[ReadTile]:
+    """Tiles as the reader reports them, read surely in the given cells (pixels do not matter here)."""
+    return [ReadTile(cell, np.zeros((3, 2)), corners, (1.0, 1.0, 1.0), True, False) for cell, corners in placements]
+
+
+def test_a_frame_that_leaves_most_tiles_read_off_the_known_board_is_not_taken():
+    # Three tiles read as the game has them, where it has them, set the frame; but six more tiles
+    # read lie off the game's board there. A game adds one tile at a time: those three were
+    # misreads that happen to be known tiles, so nothing is expected.
+    known = random_board(5, 20)
+    agreeing = [(p.cell, p.corners) for p in known.placements[:3]]
+    unknown = next(
+        c for c in [(0, 0, 0), (1, 1, 1), (2, 2, 2), (3, 3, 3)] if PlacedTile((0, 0), c).tile not in known.by_tile
+    )
+    far = [((40 + 2 * k, 0), unknown) for k in range(6)]
+    assert len(_known_here(known, read_tiles(agreeing + far))) == 0
+    # The same three tiles and one new tile beside them: that frame is the game's.
+    here = _known_here(known, read_tiles(agreeing + far[:1]))
+    assert here == {p.cell: p.corners for p in known.placements}

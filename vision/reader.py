@@ -58,6 +58,7 @@ LOOK_AGAIN_MISFIT = 0.3  # previous board corners this far (tile sides) off its 
 SAME_TILE_LOOK = 0.6  # a cell whose two photos correlate this well shows the same tile in both
 LOOK_PX = 24  # the side of the patch two photos of one cell are compared in
 KNOWN_AGREEING = 3  # tiles read as a known board has them, in its place, that show it is the board in the photo
+KNOWN_OFF_SHARE = 0.25  # ... while, besides the new tile, at most this share of the tiles read lie off it
 
 
 @dataclass(frozen=True)
@@ -439,7 +440,9 @@ def _known_here(known: Board | None, tiles: Sequence[ReadTile]) -> dict[Cell, tu
     """The known board's tiles in this photo's lattice frame, by the frame map of the tiles
     read (each photo picks its own frame). Empty unless ``KNOWN_AGREEING`` known tiles (or all
     of them in cells read here) are read the same: one tile of the set shared by chance sets a
-    frame for any board, while small tiles can be misread all over a board that is there."""
+    frame for any board, while small tiles can be misread all over a board that is there. Empty
+    too when many tiles read lie off the known board in that frame: a game adds one tile at a
+    time, so such a frame was voted by misread tiles that happen to be known ones elsewhere."""
     if known is None or not len(known):
         return {}
     read = joined_board(tiles)
@@ -449,7 +452,10 @@ def _known_here(known: Board | None, tiles: Sequence[ReadTile]) -> dict[Cell, tu
     here = dict(mapping.corners(p.cell, p.corners) for p in known.placements)
     both = [cell for cell in here if cell in read]
     agreeing = sum(here[cell] == read.by_cell[cell].corners for cell in both)
-    return here if agreeing >= min(KNOWN_AGREEING, len(both)) else {}
+    off_the_board = len(read) - len(both)
+    if agreeing < min(KNOWN_AGREEING, len(both)) or off_the_board > 1 + len(read) * KNOWN_OFF_SHARE:
+        return {}
+    return here
 
 
 def _readable(tile: ReadTile) -> bool:
