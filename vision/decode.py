@@ -5,7 +5,8 @@ clockwise, each tile appears once, and all corners at one lattice point show one
 decoder picks the most probable reading under these constraints. They are soft: a reading that
 breaks one costs ``penalty`` in log-probability, so only evidence that strong reports a real
 corner mismatch or a foreign tile instead of quietly correcting it. Each number keeps a
-confidence (its share of the probability once the neighbours are fixed); numbers below
+confidence: its share of the probability once the neighbours are fixed, and at a shared lattice
+point no more than the point's share (every corner there changing together); numbers below
 ``ambiguous_below`` are flagged rather than guessed silently.
 
 A tile whose reading is known beforehand (a live game's board: every tile on it was seen placed
@@ -149,7 +150,7 @@ def decode(
         if searched.total(base, shared_points) > chosen.total(base, shared_points):
             chosen = searched
     choice = chosen.choice
-    point_confidence = _point_confidences(chosen, at_point, base)
+    point_confidence = chosen.point_confidences(at_point, base)
     decoded = []
     for t, cell in enumerate(cells):
         scores = chosen.scores(t, base[t])
@@ -259,6 +260,39 @@ class _Chosen:
             self.set(t, int(reading))
         return True
 
+    def point_confidences(self, at_point: dict, base: np.ndarray) -> dict[tuple[int, int], float]:
+        """For each shared lattice point whose tiles agree, the share of the probability its number
+        keeps when all its corners change together and every other number is held. A tile's own
+        confidence cannot show this: its neighbours pin a shared corner, so a number misread by every
+        tile at a point would look certain."""
+        shared = {point: sharers for point, sharers in at_point.items() if len(sharers) > 1}
+        if not shared:
+            return {}
+        numbers, width = self.numbers, max(len(sharers) for sharers in shared.values())
+        # (points, width) arrays of each point's sharers, padded by repeating its first one.
+        padded = [sharers + sharers[:1] * (width - len(sharers)) for sharers in shared.values()]
+        real = np.array([[k < len(sharers) for k in range(width)] for sharers in shared.values()])
+        tile = np.array([[t for t, _ in row] for row in padded])
+        place = numbers ** (2 - np.array([[i for _, i in row] for row in padded]))
+        now = self.choice[tile]
+        digit = (now // place) % numbers
+        # Each sharer's reading with the point's digit replaced by each number: (points, width, numbers).
+        changed = now[..., None] + (np.arange(numbers) - digit[..., None]) * place[..., None]
+        gains = np.where(real[..., None], base[tile[..., None], changed] - base[tile, now][..., None], 0.0)
+        # A changed tile that repeats one shown elsewhere pays the penalty: shown by a tile away from
+        # this point, or by one here changed the same way before it.
+        tile_now, tile_changed = self.tile_of_reading[now], self.tile_of_reading[changed]
+        here_now = (real[:, None, :, None] & (tile_now[:, None, :, None] == tile_changed[:, :, None, :])).sum(2)
+        earlier = np.tril(np.ones((width, width), bool), -1)[None, :, :, None] & real[:, None, :, None]
+        here_changed = (earlier & (tile_changed[:, None, :, :] == tile_changed[:, :, None, :])).any(2)
+        repeats = real[..., None] & (tile_changed != tile_now[..., None])
+        repeats &= self.shown[tile_changed] - here_now + here_changed > 0
+        totals = (gains - self.penalty * repeats).sum(1)  # (points, numbers)
+        agreeing = ((digit == digit[:, :1]) | ~real).all(1)
+        weights = np.exp(totals - totals.max(1, keepdims=True))
+        share = weights[np.arange(len(shared)), digit[:, 0]] / weights.sum(1)
+        return {point: float(share[k]) for k, point in enumerate(shared) if agreeing[k]}
+
     def _duplicates_added(self, before: np.ndarray, after: np.ndarray) -> int:
         """How many more tiles would repeat a set tile already shown, were ``before`` readings
         replaced by ``after``."""
@@ -269,39 +303,6 @@ class _Chosen:
         np.subtract.at(shown, ids_before, 1)
         np.add.at(shown, ids_after, 1)
         return int(np.maximum(shown[touched] - 1, 0).sum() - excess_before)
-
-
-def _point_confidences(chosen: _Chosen, at_point: dict, base: np.ndarray) -> dict[tuple[int, int], float]:
-    """For each shared lattice point whose tiles agree, the share of the probability its number
-    keeps when all its corners change together and every other number is held. A tile's own
-    confidence cannot show this: its neighbours pin a shared corner, so a number misread by every
-    tile at a point would look certain."""
-    shared = {point: sharers for point, sharers in at_point.items() if len(sharers) > 1}
-    if not shared:
-        return {}
-    numbers, width = chosen.numbers, max(len(sharers) for sharers in shared.values())
-    # (points, width) arrays of each point's sharers, padded by repeating its first one.
-    padded = [sharers + sharers[:1] * (width - len(sharers)) for sharers in shared.values()]
-    real = np.array([[k < len(sharers) for k in range(width)] for sharers in shared.values()])
-    tile = np.array([[t for t, _ in row] for row in padded])
-    place = numbers ** (2 - np.array([[i for _, i in row] for row in padded]))
-    now = chosen.choice[tile]
-    digit = (now // place) % numbers
-    changed = now[..., None] + (np.arange(numbers) - digit[..., None]) * place[..., None]  # (points, width, numbers)
-    gains = np.where(real[..., None], base[tile[..., None], changed] - base[tile, now][..., None], 0.0)
-    # A changed tile that repeats one shown elsewhere pays the penalty: shown by a tile away from
-    # this point, or by one here changed the same way before it.
-    tile_now, tile_changed = chosen.tile_of_reading[now], chosen.tile_of_reading[changed]
-    here_now = (real[:, None, :, None] & (tile_now[:, None, :, None] == tile_changed[:, :, None, :])).sum(2)
-    earlier = np.tril(np.ones((width, width), bool), -1)[None, :, :, None] & real[:, None, :, None]
-    here_changed = (earlier & (tile_changed[:, None, :, :] == tile_changed[:, :, None, :])).any(2)
-    repeats = real[..., None] & (tile_changed != tile_now[..., None])
-    repeats &= chosen.shown[tile_changed] - here_now + here_changed > 0
-    totals = (gains - chosen.penalty * repeats).sum(1)  # (points, numbers)
-    agreeing = ((digit == digit[:, :1]) | ~real).all(1)
-    weights = np.exp(totals - totals.max(1, keepdims=True))
-    share = weights[np.arange(len(shared)), digit[:, 0]] / weights.sum(1)
-    return {point: float(share[k]) for k, point in enumerate(shared) if agreeing[k]}
 
 
 def _expected_readings(expected: Sequence[tuple[int, int, int] | None], tiles: int, numbers: int) -> np.ndarray:
