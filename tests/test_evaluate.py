@@ -55,6 +55,8 @@ def test_how_many_wrong_and_right_corners_the_reading_flagged_unsure():
     figures = summarise([row])
     assert figures["wrong_corners_flagged"] == 1 / 2 and figures["right_corners_flagged"] == 1 / 7
     assert summarise([compare(TRUTH, copy.deepcopy(TRUTH))])["wrong_corners_flagged"] is None  # nothing wrong
+    every_corner_wrong = summarise([compare(TRUTH, {"tiles": [tile(100, (4, 4, 5))]})])
+    assert every_corner_wrong["wrong_corners_flagged"] == 0 and every_corner_wrong["right_corners_flagged"] is None
 
 
 def test_hidden_tiles_are_not_required():

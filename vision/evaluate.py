@@ -194,7 +194,9 @@ def _figures(rows: list[dict]) -> dict:
         "tile_precision": found / (found + extra) if found + extra else 1.0,
         "corner_error_rate": wrong / (3 * found) if found else 0.0,
         "wrong_corners_flagged": sum(r["wrong_unsure"] for r in rows) / wrong if wrong else None,
-        "right_corners_flagged": sum(r["right_unsure"] for r in rows) / (3 * found - wrong) if found else None,
+        "right_corners_flagged": sum(r["right_unsure"] for r in rows) / (3 * found - wrong)
+        if 3 * found > wrong
+        else None,
         "exact_boards": float(np.mean([r["exact"] for r in rows])) if rows else 0.0,
         "at_most_one_wrong_tile": float(np.mean([r["wrong_tiles"] <= 1 for r in rows])) if rows else 0.0,
         "placements_scored_right": float(np.mean(scored)) if scored else None,
