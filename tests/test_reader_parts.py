@@ -30,6 +30,7 @@ from vision.reader import (
     _sized_like_the_board,
     frame_map,
     last_placement,
+    seen_small,
 )
 from vision.records import ReadTile
 
@@ -424,6 +425,28 @@ def test_a_small_photo_is_looked_at_enlarged_only_when_the_reader_asks():
     assert finder.looks[-1][0] < 640  # only the tiles' part of the photo, enlarged
     assert len(outlines) == len(tiles)
     assert all(np.linalg.norm(outlines.mean(1) - tile.mean(0), axis=1).min() < 2 for tile in tiles)
+
+
+def _look_at(shape: tuple[int, int], side: float, count: int = 8) -> FirstLook:
+    """A first look at a photo of ``shape`` (height, width) finding ``count`` tiles of ``side``
+    pixels in a row across its middle, at the finder's working scale for that photo."""
+    height, width = shape
+    tiles = np.array([_triangle((width * (k + 1) / (count + 1), height / 2), side) for k in range(count)])
+    return FirstLook(tiles, min(1.0, 960 / max(shape)), 960)
+
+
+@pytest.mark.parametrize(
+    ("shape", "side", "small"),
+    [
+        ((720, 1280), 24.0, True),  # a webcam's far board: shown to the finder enlarged
+        ((2160, 3840), 93.0, True),  # a phone photo's: 93 px tiles, 23 px in the finder's view
+        ((1080, 1920), 46.0, True),  # 23 px in its view, too little closer for its own look
+        ((480, 640), 30.0, False),  # 30 px, at most 1.2 times larger at 36: no look worth taking
+        ((2160, 3840), 160.0, False),  # 40 px in the finder's view: found well already
+    ],
+)
+def test_tiles_are_looked_for_again_where_the_finder_saw_them_small(shape, side, small):
+    assert seen_small(shape, _look_at(shape, side), side) is small
 
 
 def test_a_first_look_is_checked_on_construction():

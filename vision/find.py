@@ -91,34 +91,52 @@ class TileFinder:
 
     def look_closer(self, image: np.ndarray, first: FirstLook, enlarge_to: float | None = None) -> np.ndarray:
         """The first look's outlines, or, when its tiles came out small and the photo has more
-        pixels, those of a closer look at the part of the photo holding them: the network learnt
-        tiles from about 8 pixels up, but finds the smallest ones poorly. Tiles of the first look
-        too large for the network at the closer scale (a phone photo's, where specks of the table
-        came out small too) are kept from the first look. ``enlarge_to``: the closer look brings
-        the tiles to this side, enlarging the photo (at most ``MOST_ENLARGED`` times) where it
-        has too few pixels; by default it brings them to ``ZOOM_TO_SIDE`` and never enlarges
-        (the reader asks for more only where the tiles it read are small)."""
-        outlines, scale = first.outlines, first.scale
-        if not len(outlines):
-            return outlines
-        height, width = image.shape[:2]
-        side = float(np.median(edge_lengths(outlines)))
-        # The scale at which the median tile shows the side asked for.
-        zoom = min(MOST_ENLARGED, enlarge_to / side) if enlarge_to else min(1.0, ZOOM_TO_SIDE / side)
-        # Small tiles: look again, closer, where the tiles are (a margin of two tiles around them),
-        # at no more pixels than SECOND_LOOK_COST times the first look's (time grows with them).
-        left, top = np.maximum(0, np.floor(outlines.min((0, 1)) - 2 * side)).astype(int)
-        right, bottom = np.minimum([width, height], np.ceil(outlines.max((0, 1)) + 2 * side)).astype(int)
-        zoom = min(zoom, scale * np.sqrt(SECOND_LOOK_COST * width * height / ((right - left) * (bottom - top))))
-        if zoom < ZOOM_AT_LEAST * scale:
-            return outlines
+        pixels, those of a closer look at the part of the photo holding them (``closer_view``):
+        the network learnt tiles from about 8 pixels up, but finds the smallest ones poorly.
+        Tiles of the first look too large for the network at the closer scale (a phone photo's,
+        where specks of the table came out small too) are kept from the first look."""
+        view = closer_view(image.shape, first, enlarge_to)
+        if view is None:
+            return first.outlines
+        zoom, (left, top, right, bottom) = view
         core, _ = self.core_probability(image[top:bottom, left:right], zoom)
         closer = outlines_from_cores(core, zoom, self.core_growth) + (left, top)
         # Tiles the first look found too large for the closer one to see (beyond the sizes the
         # network learnt) stay, where the closer look found nothing inside them.
-        large = outlines[edge_lengths(outlines).mean(1) * zoom > LARGEST_FOUND_WELL]
+        large = first.outlines[edge_lengths(first.outlines).mean(1) * zoom > LARGEST_FOUND_WELL]
         unseen = ~inside(closer.mean(1), large).any(0)
         return np.concatenate([closer, large[unseen]])
+
+
+def closer_view(
+    shape: tuple[int, ...], first: FirstLook, enlarge_to: float | None = None
+) -> tuple[float, tuple[int, int, int, int]] | None:
+    """The scale and the part of a photo (left, top, right, bottom) that ``look_closer`` shows
+    the network, or None when it keeps the first look. By default the closer look brings the
+    median tile to ``ZOOM_TO_SIDE`` and never enlarges the photo; ``enlarge_to`` brings it to
+    that side instead, enlarging the photo (at most ``MOST_ENLARGED`` times) where it has too
+    few pixels. The closer look covers the tiles with a margin of two tiles, at no more pixels
+    than ``SECOND_LOOK_COST`` times the first look's (time grows with them), and only when it is
+    at least ``ZOOM_AT_LEAST`` times closer."""
+    outlines, scale = first.outlines, first.scale
+    if not len(outlines):
+        return None
+    height, width = shape[:2]
+    side = float(np.median(edge_lengths(outlines)))
+    zoom = min(MOST_ENLARGED, enlarge_to / side) if enlarge_to else min(1.0, ZOOM_TO_SIDE / side)
+    left, top = np.maximum(0, np.floor(outlines.min((0, 1)) - 2 * side)).astype(int)
+    right, bottom = np.minimum([width, height], np.ceil(outlines.max((0, 1)) + 2 * side)).astype(int)
+    zoom = min(zoom, scale * np.sqrt(SECOND_LOOK_COST * width * height / ((right - left) * (bottom - top))))
+    if zoom < ZOOM_AT_LEAST * scale:
+        return None
+    return float(zoom), (int(left), int(top), int(right), int(bottom))
+
+
+def seen_scale(shape: tuple[int, ...], first: FirstLook, enlarge_to: float | None = None) -> float:
+    """The scale at which ``look_closer`` shows the photo to the network: the closer look's,
+    else the first look's."""
+    view = closer_view(shape, first, enlarge_to)
+    return first.scale if view is None else view[0]
 
 
 def inside(points: np.ndarray, triangles: np.ndarray) -> np.ndarray:

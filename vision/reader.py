@@ -33,7 +33,15 @@ from models.classifier import DEFAULT_MODEL, CornerClassifier
 from models.finder_data import READ_LONG_SIDE
 from vision.crops import corner_crops, to_colour
 from vision.decode import UNSURE_BELOW, decode
-from vision.find import DEFAULT_FINDER, LARGEST_FOUND_WELL, FirstLook, TileFinder, edge_lengths, inside
+from vision.find import (
+    DEFAULT_FINDER,
+    LARGEST_FOUND_WELL,
+    FirstLook,
+    TileFinder,
+    edge_lengths,
+    inside,
+    seen_scale,
+)
 from vision.lattice import LatticeFit, fit_board
 from vision.records import Reading, ReadTile, joined_board
 
@@ -51,8 +59,8 @@ SAME_TILE_OVERLAP = 0.1  # outlines (backs, unread) sharing this much of the sma
 READ_LOOSE_AT_LEAST = 0.5  # a loose tile whose least sure number is read less surely than this is unread
 SMALLEST_WORKING_SIZE = READ_LONG_SIDE // 4  # a close-up is looked at from at most this much farther
 SURELY_READ_SIDE = 25.0  # tiles smaller than this (photo pixels) lose a third of their corners to misreads
-FAR_TILE_SIDE = 32.0  # tiles read smaller than this (photo pixels) are looked for again, the photo enlarged ...
-ENLARGED_TILE_SIDE = 36.0  # ... so that the finder sees them this large (it finds tiles under 30 px poorly)
+FAR_TILE_SIDE = 32.0  # tiles read that the finder saw smaller than this (pixels) are looked for again ...
+ENLARGED_TILE_SIDE = 36.0  # ... shown to it this large (enlarged where needed; it finds tiles under 30 px poorly)
 LOOK_AGAIN_TILES = 3  # board tiles of the previous photo needed to put a cell there by their plane
 LOOK_AGAIN_MISFIT = 0.3  # previous board corners this far (tile sides) off its plane are left out of it
 SAME_TILE_LOOK = 0.6  # a cell whose two photos correlate this well shows the same tile in both
@@ -140,9 +148,10 @@ class Reader:
         # backs or not at all. Seen from farther (the photo shrunk more), such tiles come out the
         # size it knows. The look that joins the most tiles into the board wins, then the one
         # that reads the most; the first one on a tie.
-        # Small tiles, the other way: the finder's closer look, which never enlarges the photo,
-        # still shows tiles under about 30 pixels too small to find well (a board far away, or a
-        # small photo), so those are looked for again with the photo enlarged.
+        # Small tiles, the other way: the finder's closer look, which never enlarges the photo
+        # and brings tiles to about 30 pixels at most, still shows them too small to find well
+        # (a board far away, a small photo, or a large one whose closer look is bounded by its
+        # cost), so those are looked for again, shown larger: ``seen_small``.
         first_look = self.finder.first_look(image)
         first = self._see(image, rules, first_look, lap, known)
         sights = [first]
@@ -150,7 +159,7 @@ class Reader:
             while sights[-1].too_close and sights[-1].working_size // 2 >= SMALLEST_WORKING_SIZE:
                 farther = self.finder.first_look(image, sights[-1].working_size // 2)
                 sights.append(self._see(image, rules, farther, lap, known))
-        elif first.tiles and first.photo_tile_side < FAR_TILE_SIDE:
+        elif first.tiles and seen_small(image.shape, first_look, first.photo_tile_side):
             sights.append(self._see(image, rules, first_look, lap, known, ENLARGED_TILE_SIDE))
         sight = max(sights, key=lambda s: s.found)
         tiles, face_down, unread, max_number = sight.tiles, sight.face_down, sight.unread, sight.max_number
@@ -368,6 +377,16 @@ class Reader:
         readable = (looks_like_a_tile & reads_a_number).all(1)
         keep = np.nonzero(readable)[0]
         return [candidates[seen[k]] for k in keep], triangles[keep], probabilities[keep]
+
+
+def seen_small(shape: tuple[int, ...], first_look: FirstLook, tile_side: float) -> bool:
+    """Whether the finder saw tiles of ``tile_side`` photo pixels smaller than ``FAR_TILE_SIDE``
+    and can be shown them larger (``ENLARGED_TILE_SIDE``). Judged at the scale the finder looked
+    at, not in the photo's pixels: a phone photo's tiles may be large in its pixels yet small in
+    the finder's view of it."""
+    seen = seen_scale(shape, first_look)
+    shown_larger = seen_scale(shape, first_look, ENLARGED_TILE_SIDE) > seen
+    return shown_larger and tile_side * seen < FAR_TILE_SIDE
 
 
 def _shows(probabilities: np.ndarray, numbers: np.ndarray | Sequence[tuple[int, int, int]]) -> np.ndarray:
