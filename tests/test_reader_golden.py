@@ -209,6 +209,24 @@ def test_a_far_board_is_found_again_with_the_photo_enlarged(reader, monkeypatch)
     assert compare(truth, reader.read(image).to_dict())["found"] <= 20
 
 
+def test_a_steep_phone_photo_whose_first_look_reads_nothing_is_looked_at_again_nearer(reader, monkeypatch):
+    # A studio photo at phone size (validation seed 1000041, 5760x3240, tilted 58 degrees): the
+    # board cut out and the rest of the table filled by stretching its edges. Shrunk to the
+    # working size (a sixth), its tiles are 13 pixels a side, squashed to half that by the tilt,
+    # and merge; the first look joins none. Shrunk to 1920 pixels only, the board is found.
+    truth = json.loads((FIXTURES / "steep_phone_board.json").read_text())
+    crop = load_image(FIXTURES / "steep_phone_board.jpg")
+    left, top = truth["image"]["cut_at"]
+    right, bottom = truth["image"]["width"] - left - crop.shape[1], truth["image"]["height"] - top - crop.shape[0]
+    image = cv2.copyMakeBorder(crop, top, bottom, left, right, cv2.BORDER_REPLICATE)
+    reading = reader.read(image)
+    row = compare(truth, reading.to_dict())
+    assert (row["tiles"], row["extra"]) == (30, 0) and row["found"] >= 22 and row["wrong_corners"] <= 2
+    assert "the tiles are small in the frame: found with the photo shrunk to 1920 px only" in reading.notes
+    monkeypatch.setattr("vision.reader.NEARER_BELOW_SCALE", 0.0)  # without that look, the board is lost
+    assert compare(truth, reader.read(image).to_dict())["found"] <= 3
+
+
 @pytest.mark.parametrize("zoom", [2.2, 4.0])
 def test_a_close_up_is_read_by_looking_again_from_farther(reader, zoom):
     # The middle of the sample blown up: its tiles come out 170 (2.2x) or 310 (4x) pixels a side

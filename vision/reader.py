@@ -57,6 +57,8 @@ BACK_SIZE_TOLERANCE = 1.5  # a back or unread outline may look this much smaller
 BACK_COLOUR_TOLERANCE = 30.0  # a back's colour (CIE a*b*) lies this close to the tiles read
 SAME_TILE_OVERLAP = 0.1  # outlines (backs, unread) sharing this much of the smaller's area are one tile
 READ_LOOSE_AT_LEAST = 0.5  # a loose tile whose least sure number is read less surely than this is unread
+NEARER_BELOW_SCALE = 0.5  # a photo shrunk this much, its first look reading no tile, is looked at ...
+NEARER_WORKING_SIZE = 2 * READ_LONG_SIDE  # ... again shrunk to this long side
 SMALLEST_WORKING_SIZE = READ_LONG_SIDE // 4  # a close-up is looked at from at most this much farther
 SURELY_READ_SIDE = 25.0  # tiles smaller than this (photo pixels) lose a third of their corners to misreads
 FAR_TILE_SIDE = 32.0  # tiles read that the finder saw smaller than this (pixels) are looked for again ...
@@ -151,7 +153,9 @@ class Reader:
         # Small tiles, the other way: the finder's closer look, which never enlarges the photo
         # and brings tiles to about 30 pixels at most, still shows them too small to find well
         # (a board far away, a small photo, or a large one whose closer look is bounded by its
-        # cost), so those are looked for again, shown larger: ``seen_small``.
+        # cost), so those are looked for again, shown larger: ``seen_small``. A large photo whose
+        # first look read no tile (a steep phone photo: its tiles shrunk to the working size are
+        # a few pixels tall and merge) is looked at again whole, shrunk half as much.
         first_look = self.finder.first_look(image)
         first = self._see(image, rules, first_look, lap, known)
         sights = [first]
@@ -161,6 +165,9 @@ class Reader:
                 sights.append(self._see(image, rules, farther, lap, known))
         elif first.tiles and seen_small(image.shape, first_look, first.photo_tile_side):
             sights.append(self._see(image, rules, first_look, lap, known, ENLARGED_TILE_SIDE))
+        if not first.found[0] and first_look.scale <= NEARER_BELOW_SCALE:
+            nearer = self.finder.first_look(image, NEARER_WORKING_SIZE)
+            sights.append(self._see(image, rules, nearer, lap, known))
         sight = max(sights, key=lambda s: s.found)
         tiles, face_down, unread, max_number = sight.tiles, sight.face_down, sight.unread, sight.max_number
         rules_used = replace(rules, max_number=max_number)
@@ -177,6 +184,10 @@ class Reader:
             notes.append(f"{len(unread)} loose tiles could not be read (table patterns, backs or tiles too small)")
         if sight.working_size < first.working_size:
             notes.append(f"the tiles are large (a close-up): found with the photo shrunk to {sight.working_size} px")
+        elif sight.working_size > first.working_size:
+            notes.append(
+                f"the tiles are small in the frame: found with the photo shrunk to {sight.working_size} px only"
+            )
         elif sight is not first:
             notes.append("the tiles are small: found with the photo enlarged")
         if 0 < sight.photo_tile_side < SURELY_READ_SIDE:
