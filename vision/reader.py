@@ -57,7 +57,7 @@ BACK_SIZE_TOLERANCE = 1.5  # a back or unread outline may look this much smaller
 BACK_COLOUR_TOLERANCE = 30.0  # a back's colour (CIE a*b*) lies this close to the tiles read
 SAME_TILE_OVERLAP = 0.1  # outlines (backs, unread) sharing this much of the smaller's area are one tile
 READ_LOOSE_AT_LEAST = 0.5  # a loose tile whose least sure number is read less surely than this is unread
-NEARER_BELOW_SCALE = 0.5  # a photo shrunk this much, its first look reading no tile, is looked at ...
+NEARER_BELOW_SCALE = 0.5  # a photo shrunk this much, its first look joining no board, is looked at ...
 NEARER_WORKING_SIZE = 2 * READ_LONG_SIDE  # ... again shrunk to this long side
 SMALLEST_WORKING_SIZE = READ_LONG_SIDE // 4  # a close-up is looked at from at most this much farther
 SURELY_READ_SIDE = 25.0  # tiles smaller than this (photo pixels) lose a third of their corners to misreads
@@ -154,8 +154,8 @@ class Reader:
         # and brings tiles to about 30 pixels at most, still shows them too small to find well
         # (a board far away, a small photo, or a large one whose closer look is bounded by its
         # cost), so those are looked for again, shown larger: ``seen_small``. A large photo whose
-        # first look read no tile (a steep phone photo: its tiles shrunk to the working size are
-        # a few pixels tall and merge) is looked at again whole, shrunk half as much.
+        # first look joins no tile into a board (a steep phone photo: its tiles shrunk to the
+        # working size are a few pixels tall and merge) is looked at again whole, shrunk less.
         first_look = self.finder.first_look(image)
         first = self._see(image, rules, first_look, lap, known)
         sights = [first]
