@@ -17,7 +17,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.studio import LARGE_SET_SHARE, Rendered, Scene, closer, render, sample_scene, with_more_pixels
+from datasets.studio import (
+    LARGE_SET_SHARE,
+    Rendered,
+    Scene,
+    closer,
+    render,
+    sample_scene,
+    with_more_pixels,
+    with_warmth,
+)
 from engine.board import Board
 from engine.game import Place
 from engine.simulate import simulate_game
@@ -41,6 +50,7 @@ class RenderJob:
     more_pixels: float = 1.0  # the same view with this many times the pixels a side (studio.with_more_pixels)
     closer: float = 1.0  # the middle of the view zoomed this many times (studio.closer)
     other_editions: float = 0.0  # the chance of a set in another edition's layout (studio.sample_scene)
+    warmth: float = 0.0  # light the camera did not balance (studio.with_warmth)
 
     def scene(self) -> Scene:
         """The seed's scene, seen with more pixels or from closer when the job asks."""
@@ -57,6 +67,8 @@ class RenderJob:
             scene = with_more_pixels(scene, self.more_pixels)
         if self.closer != 1.0:
             scene = closer(scene, self.closer)
+        if self.warmth:
+            scene = with_warmth(scene, self.warmth)
         return scene
 
 

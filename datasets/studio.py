@@ -281,6 +281,15 @@ def with_more_pixels(scene: Scene, factor: float) -> Scene:
     return replace(scene, camera=camera, side_px=scene.side_px * factor)
 
 
+def with_warmth(scene: Scene, warmth: float) -> Scene:
+    """The same view in light the camera did not balance: red against blue e^(2 warmth) times
+    more than the scene's own gains give (0.35: a warm lamp, twice; negative: a cold, bluish
+    light), at about the same brightness (the camera's exposure follows the light)."""
+    tint = np.exp([-warmth, 0.0, warmth])  # blue, green, red
+    gain = np.array(scene.options["gain"]) * tint / tint.mean()
+    return replace(scene, options={**scene.options, "gain": gain.tolist()})
+
+
 def closer(scene: Scene, factor: float) -> Scene:
     """The middle of the view, zoomed ``factor`` times (a longer lens, the same pixels): a
     close-up whose tiles come out ``factor`` times larger; tiles at the edges leave the frame."""

@@ -280,6 +280,7 @@ def _datasets(args: argparse.Namespace) -> int:
             more_pixels=args.more_pixels,
             closer=args.closer,
             other_editions=args.other_editions,
+            warmth=args.warmth,
         )
         for s in seeds
     ]
@@ -504,6 +505,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=1.0,
         metavar="F",
         help="render: close-ups, the middle of each view zoomed F times (tiles F times larger, the same pixels)",
+    )
+    data.add_argument(
+        "--warmth",
+        type=_between(-1.0, 1.0),
+        default=0.0,
+        metavar="T",
+        help="render: light the camera did not balance, red against blue e^2T times (0.35: a warm lamp, twice)",
     )
     _other_editions_argument(
         data,

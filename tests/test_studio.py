@@ -11,7 +11,7 @@ import pytest
 
 from datasets.faces import FACE_CORNERS, LIGHT_FACE, PIP_LAYOUTS, STYLES, WHITE_FACE, another_edition, draw_face
 from datasets.make import NO_NUMBER, RenderJob, crops_for_seed, make_image, make_sequence
-from datasets.studio import closer, render, sample_scene, with_more_pixels
+from datasets.studio import closer, render, sample_scene, with_more_pixels, with_warmth
 from engine.board import Board
 from engine.rules import get_rules
 from engine.scoring import judge_last
@@ -288,6 +288,17 @@ def test_more_pixels_is_the_same_view_with_more_pixels():
     assert phone.camera.size == (1920, 1440) and phone.side_px == pytest.approx(3 * scene.side_px)
     assert np.allclose(phone.camera.project(corners), 3 * scene.camera.project(corners))
     assert scene.camera.size == (640, 480)  # the scene itself is left as it was
+
+
+def test_warmth_tints_the_same_view_red_or_blue():
+    scene = sample_scene(3, n_tiles=8, size=(320, 240))
+    plain, warm, cold = (
+        render(s).image.reshape(-1, 3).mean(0) for s in (scene, with_warmth(scene, 0.35), with_warmth(scene, -0.35))
+    )
+    red_over_blue = [colour[2] / colour[0] for colour in (plain, warm, cold)]
+    assert red_over_blue[1] > 1.4 * red_over_blue[0] and red_over_blue[2] < red_over_blue[0] / 1.4
+    assert render(with_warmth(scene, 0.35)).truth == render(scene).truth  # the same tiles, in the same places
+    assert scene.options["gain"] == sample_scene(3, n_tiles=8, size=(320, 240)).options["gain"]  # left as it was
 
 
 def test_closer_zooms_into_the_middle_and_hides_the_corners_it_cuts_off():
