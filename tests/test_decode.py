@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from engine.board import Board
-from engine.lattice import cell_corners
+from engine.lattice import LatticeMap, cell_corners
 from engine.simulate import random_board
-from vision.decode import decode
+from vision.decode import decode, place_known
 
 
 def confident(readings, sure=0.97):
@@ -210,3 +210,28 @@ def test_expected_readings_are_checked():
         decode(probs, [(0, 0)], expected=[])
     with pytest.raises(ValueError, match=r"three numbers 0\.\.5"):
         decode(probs, [(0, 0)], expected=[(1, 2, 6)])
+
+
+def test_a_known_board_is_placed_by_its_corners_where_most_of_them_are_misread():
+    # Half the corners read wrong (tiles too small to read): the tiles decoded no longer match
+    # the game's board, but the corners' probabilities still favour its numbers in its place.
+    board = random_board(11, 30)
+    known = [(p.cell, p.corners) for p in board.placements]
+    moved = LatticeMap(2, 4, 0)
+    here = [moved.corners(cell, numbers) for cell, numbers in known]
+    probs = _noisy([numbers for _, numbers in here], np.random.default_rng(3), right=0.5)
+    placed = place_known(known, probs, [cell for cell, _ in here])
+    assert placed is not None
+    mapping, evidence = placed
+    assert {mapping.corners(cell, numbers) for cell, numbers in known} == set(here) and evidence > 0
+    assert place_known(known, np.full_like(probs, 1 / 8), [cell for cell, _ in here]) is None  # nothing read
+
+
+def test_a_known_tile_read_in_two_places_is_not_placed():
+    known = [((0, 0), (1, 2, 4))]
+    probs = confident([(1, 2, 4), (1, 2, 4)])
+    assert place_known(known, probs, [(0, 0), (4, 0)]) is None
+    placed = place_known(known, probs[:1], [(6, 2)])
+    assert placed is not None and placed[0].corners((0, 0), (1, 2, 4)) == ((6, 2), (1, 2, 4))
+    # A tile the same all round is placed the same by three rotations: not ambiguous.
+    assert place_known([((0, 0), (3, 3, 3))], confident([(3, 3, 3)]), [(2, 0)]) is not None

@@ -124,9 +124,20 @@ def test_a_known_board_larger_than_the_photo(reader, truth, image):
     assert not any("cannot be matched" in note for note in reading.notes)
 
 
-def read_tiles(placements) -> list[ReadTile]:
-    """Tiles as the reader reports them, read surely in the given cells (pixels do not matter here)."""
-    return [ReadTile(cell, np.zeros((3, 2)), corners, (1.0, 1.0, 1.0), True, False) for cell, corners in placements]
+def known_here(known: Board, placements, shown=None) -> dict:
+    """``_known_here`` for tiles decoded as ``placements`` (cell, numbers), read surely (pixels do
+    not matter here); ``shown``: the numbers their corners favour instead, 0.45 against 0.55 for
+    the numbers decoded, as where small tiles are misread."""
+    tiles = [ReadTile(cell, np.zeros((3, 2)), corners, (1.0, 1.0, 1.0), True, False) for cell, corners in placements]
+    probabilities = np.full((len(tiles), 3, 8), 0.0)
+    for t, (_, corners) in enumerate(placements):
+        for i, n in enumerate(corners):
+            if shown is None:
+                probabilities[t, i, n] = 1.0
+            else:
+                probabilities[t, i, n] += 0.55
+                probabilities[t, i, shown[t][i]] += 0.45
+    return _known_here(known, tiles, probabilities, [cell for cell, _ in placements])
 
 
 def test_a_frame_that_leaves_most_tiles_read_off_the_known_board_is_not_taken():
@@ -139,7 +150,18 @@ def test_a_frame_that_leaves_most_tiles_read_off_the_known_board_is_not_taken():
         c for c in [(0, 0, 0), (1, 1, 1), (2, 2, 2), (3, 3, 3)] if PlacedTile((0, 0), c).tile not in known.by_tile
     )
     far = [((40 + 2 * k, 0), unknown) for k in range(6)]
-    assert len(_known_here(known, read_tiles(agreeing + far))) == 0
+    assert len(known_here(known, agreeing + far)) == 0
     # The same three tiles and one new tile beside them: that frame is the game's.
-    here = _known_here(known, read_tiles(agreeing + far[:1]))
+    here = known_here(known, agreeing + far[:1])
     assert here == {p.cell: p.corners for p in known.placements}
+
+
+def test_a_known_board_misread_all_over_is_placed_by_its_corners():
+    # Every tile decoded wrong (each of its numbers one more), so no tile decoded matches the
+    # game's; the corners still give its numbers 0.45 each, which places it.
+    known = random_board(6, 20)
+    moved = LatticeMap(1, 2, 0)
+    truth = [moved.corners(p.cell, p.corners) for p in known.placements]
+    misread = [(cell, tuple((n + 1) % 6 for n in numbers)) for cell, numbers in truth]
+    assert known_here(known, misread) == {}
+    assert known_here(known, misread, shown=[numbers for _, numbers in truth]) == dict(truth)

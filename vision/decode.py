@@ -25,13 +25,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.lattice import Cell, cell_corners
+from engine.lattice import Cell, LatticeMap, cell_corners
 from engine.tiles import canonical
 from models.classes import CLASS_COUNT, NO_NUMBER
 
 DEFAULT_PENALTY = math.log(1e4)
 UNSURE_BELOW = 0.9  # a number read less surely than this is flagged, its tile ambiguous
 TILE_MOVE_READINGS = 16  # a tile changing its three points at once tries its own likeliest readings
+KNOWN_PLACE_FLOOR = 1e-3  # a corner's probability counts at least this when weighing where a known board lies
+KNOWN_PLACE_MARGIN = math.log(1e2)  # evidence (log-probability) a known board's place must win by: one sure tile
 
 
 @dataclass(frozen=True)
@@ -323,3 +325,52 @@ def _expected_readings(expected: Sequence[tuple[int, int, int] | None], tiles: i
 def _disagreeing_pairs(numbers: np.ndarray) -> int:
     """Pairs of corners at one point showing different numbers."""
     return (len(numbers) ** 2 - int((np.bincount(numbers) ** 2).sum())) // 2
+
+
+def place_known(
+    known: Sequence[tuple[Cell, tuple[int, int, int]]],
+    probabilities: np.ndarray,
+    cells: Sequence[Cell | None],
+    margin: float = KNOWN_PLACE_MARGIN,
+) -> tuple[LatticeMap, float] | None:
+    """Where a known board (its tiles' cells and numbers, in its own frame) lies among the
+    tiles read here: the lattice symmetry under which the corners read show its numbers best,
+    weighed corner by corner (log 8p: nothing at chance, p = 1/8, and at worst log(8 *
+    ``KNOWN_PLACE_FLOOR``) for a corner that rules the number out), with the evidence gathered. Unlike matching the tiles
+    decoded, this holds when small tiles are misread all over a board that is there: the
+    corners' probabilities still favour its numbers. None when no symmetry wins by ``margin``
+    over every other that places the known tiles differently."""
+    on_board = [i for i, cell in enumerate(cells) if cell is not None]
+    if not len(known) or not on_board:
+        return None
+    read_cells = np.array([cells[i] for i in on_board])
+    evidence = np.log(CLASS_COUNT * np.maximum(np.asarray(probabilities, np.float64)[on_board], KNOWN_PLACE_FLOOR))
+    low = read_cells.min(0)
+    index = np.full(read_cells.max(0) - low + 1, -1)
+    index[tuple((read_cells - low).T)] = np.arange(len(on_board))
+    totals, maps = [], []
+    for rotation in range(6):
+        turned = [LatticeMap(rotation).corners(cell, numbers) for cell, numbers in known]
+        known_cells = np.array([cell for cell, _ in turned])
+        known_numbers = np.array([numbers for _, numbers in turned])
+        shifts = (read_cells[:, None] - known_cells[None]).reshape(-1, 2)
+        shifts = np.unique(shifts[shifts.sum(1) % 2 == 0], axis=0)  # same-facing cells only
+        at = known_cells[None] + shifts[:, None] - low  # (shifts, known, 2)
+        inside = ((at >= 0) & (at < index.shape)).all(2)
+        read = np.where(inside, index[tuple(np.where(inside[..., None], at, 0).transpose(2, 0, 1))], -1)
+        shown = sum(evidence[read, corner, known_numbers[:, corner]] for corner in range(3))
+        totals.append(np.where(read >= 0, shown, 0.0).sum(1))
+        maps += [(rotation, int(dm), int(dk)) for dm, dk in shifts]
+    totals = np.concatenate(totals)
+    if not len(totals):
+        return None
+    order = np.argsort(-totals)
+    best = float(totals[order[0]])
+    mapping = LatticeMap(*maps[order[0]])
+    placed = {mapping.corners(cell, numbers) for cell, numbers in known}
+    for k in order[1:]:
+        if best - totals[k] >= margin:
+            break
+        if {LatticeMap(*maps[k]).corners(cell, numbers) for cell, numbers in known} != placed:
+            return None  # a symmetric board (or too little evidence) places it two ways
+    return (mapping, best) if best >= margin else None

@@ -32,7 +32,7 @@ from models.classes import NO_NUMBER
 from models.classifier import DEFAULT_MODEL, CornerClassifier
 from models.finder_data import READ_LONG_SIDE
 from vision.crops import corner_crops, to_colour
-from vision.decode import UNSURE_BELOW, decode
+from vision.decode import UNSURE_BELOW, decode, place_known
 from vision.find import (
     DEFAULT_FINDER,
     LARGEST_FOUND_WELL,
@@ -279,7 +279,7 @@ class Reader:
         face_down = tuple(outlines[i] for i in np.nonzero(down)[0])
         up_probabilities, up_corners, up_cells = probabilities[face_up], ordered[face_up], [cells[i] for i in face_up]
         read, max_number = read_numbers(up_probabilities, up_corners, up_cells, rules)
-        expected = _known_here(known, read)
+        expected = _known_here(known, read, up_probabilities, up_cells)
         if expected:
             found_cells, found_corners, found_probabilities = self._known_missed(image, fit, expected, cells)
             up_cells = up_cells + found_cells
@@ -466,26 +466,36 @@ def read_numbers(
     return tiles, max_number
 
 
-def _known_here(known: Board | None, tiles: Sequence[ReadTile]) -> dict[Cell, tuple[int, int, int]]:
+def _known_here(
+    known: Board | None, tiles: Sequence[ReadTile], probabilities: np.ndarray, cells: Sequence[Cell | None]
+) -> dict[Cell, tuple[int, int, int]]:
     """The known board's tiles in this photo's lattice frame, by the frame map of the tiles
-    read (each photo picks its own frame). Empty unless ``KNOWN_AGREEING`` known tiles (or all
-    of them in cells read here) are read the same: one tile of the set shared by chance sets a
-    frame for any board, while small tiles can be misread all over a board that is there. Empty
-    too when many tiles read lie off the known board in that frame: a game adds one tile at a
-    time, so such a frame was voted by misread tiles that happen to be known ones elsewhere."""
+    read (each photo picks its own frame), which needs ``KNOWN_AGREEING`` known tiles (or all
+    of them in cells read here) read the same: one tile of the set shared by chance sets a
+    frame for any board. Small tiles can be misread all over a board that is there, so failing
+    that, the corners' probabilities (``probabilities`` and ``cells``: the face-up tiles before
+    decoding) place it (``place_known``). Empty too when many tiles read lie off the known
+    board in that frame: a game adds one tile at a time, so such a frame was voted by misread
+    tiles that happen to be known ones elsewhere."""
     if known is None or not len(known):
         return {}
+    on_board = [cell for cell in cells if cell is not None]
+
+    def placed_by(mapping: LatticeMap) -> dict[Cell, tuple[int, int, int]]:
+        here = dict(mapping.corners(p.cell, p.corners) for p in known.placements)
+        off_the_board = sum(cell not in here for cell in on_board)
+        return {} if off_the_board > 1 + len(on_board) * KNOWN_OFF_SHARE else here
+
     read = joined_board(tiles)
     mapping = frame_map(known, read)
-    if mapping is None:
-        return {}
-    here = dict(mapping.corners(p.cell, p.corners) for p in known.placements)
-    both = [cell for cell in here if cell in read]
-    agreeing = sum(here[cell] == read.by_cell[cell].corners for cell in both)
-    off_the_board = len(read) - len(both)
-    if agreeing < min(KNOWN_AGREEING, len(both)) or off_the_board > 1 + len(read) * KNOWN_OFF_SHARE:
-        return {}
-    return here
+    if mapping is not None:
+        here = placed_by(mapping)
+        both = [cell for cell in here if cell in read]
+        agreeing = sum(here[cell] == read.by_cell[cell].corners for cell in both)
+        if here and agreeing >= min(KNOWN_AGREEING, len(both)):
+            return here
+    placed = place_known([(p.cell, p.corners) for p in known.placements], probabilities, cells)
+    return placed_by(placed[0]) if placed else {}
 
 
 def _readable(tile: ReadTile) -> bool:
