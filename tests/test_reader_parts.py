@@ -241,6 +241,22 @@ def test_tiles_the_previous_photo_shows_after_all_are_not_new():
     assert result is None and "2 tiles were added" in note
 
 
+def test_a_new_tile_no_set_holds_or_already_played_is_not_the_one_added():
+    # The finder's phantom in a bay of three tiles reads the numbers its neighbours show there:
+    # a reading no set holds, or a tile already on the board. The other new tile is the one added.
+    rules = get_rules("pressman-us")
+    after = random_board(10, 15)
+    placed = after.placements[-1]
+    before = after.without_last()
+    for phantom in [PlacedTile((40, 0), (2, 1, 4)), PlacedTile((40, 0), before.placements[3].corners)]:
+        result, note = last_placement(before, Board(after.placements + (phantom,)), rules)
+        assert result.cell == placed.cell and result.corners == placed.corners and note is None
+    candidates = [(0, 0, 0), (1, 1, 1), (2, 2, 2), (3, 3, 3)]
+    unplayed = next(c for c in candidates if PlacedTile((0, 0), c).tile not in after.by_tile)
+    result, note = last_placement(before, Board(after.placements + (PlacedTile((40, 0), unplayed),)), rules)
+    assert result is None and "2 tiles were added" in note  # two tiles that could both be new: no guess
+
+
 def test_a_lone_opening_tile_seen_loose_before_is_not_new():
     rules = get_rules("pressman-us")
     after = random_board(8, 2)

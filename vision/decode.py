@@ -335,11 +335,11 @@ def place_known(
 ) -> tuple[LatticeMap, float] | None:
     """Where a known board (its tiles' cells and numbers, in its own frame) lies among the
     tiles read here: the lattice symmetry under which the corners read show its numbers best,
-    weighed corner by corner (log 8p: nothing at chance, p = 1/8, and at worst log(8 *
-    ``KNOWN_PLACE_FLOOR``) for a corner that rules the number out), with the evidence gathered. Unlike matching the tiles
-    decoded, this holds when small tiles are misread all over a board that is there: the
-    corners' probabilities still favour its numbers. None when no symmetry wins by ``margin``
-    over every other that places the known tiles differently."""
+    weighed corner by corner (log 8p: nothing at chance, p = 1/8; at worst log(8 *
+    ``KNOWN_PLACE_FLOOR``) for a corner that rules the number out), with the evidence gathered.
+    Unlike matching the tiles decoded, this holds when small tiles are misread all over a board
+    that is there: the corners' probabilities still favour its numbers. None when no symmetry
+    wins by ``margin`` over every other that places the known tiles differently."""
     on_board = [i for i, cell in enumerate(cells) if cell is not None]
     if not len(known) or not on_board:
         return None

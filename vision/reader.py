@@ -656,6 +656,10 @@ def last_placement(
     previous photo showed lying off the board (``loose_before``: a lone opening tile has no
     lattice to sit on) were there already, and so were those that ``shown_before`` (given the
     frame map and the new tiles, in this photo's frame) says the previous photo shows after all.
+    Of those still left, a reading no set holds or a tile already on the board is not the one a
+    player added (the finder's phantom in a bay of three tiles reads the numbers its neighbours
+    show there, rarely a new set tile); only last, as a misread tile of the previous photo's
+    reading can share the new tile's numbers.
     Tiles the previous photo could not see (under a hand, past the frame's edge) look new too:
     then no tile is scored, rather than a guess."""
     mapping = frame_map(previous, current) if len(previous) else LatticeMap()
@@ -668,6 +672,8 @@ def last_placement(
     if len(new) > 1 and shown_before is not None:
         there = shown_before(mapping, new)
         new = [p for p in new if p.cell not in there] or new
+    if len(new) > 1:
+        new = [p for p in new if p.tile is not None and p.tile not in previous.by_tile] or new
     if len(new) != 1:
         return None, f"{len(new)} tiles were added since the previous photo, not one"
     gone = len(earlier - {p.cell for p in current.placements})
