@@ -7,6 +7,7 @@ import pytest
 from engine.board import Board, PlacedTile
 from engine.lattice import LatticeMap, cell_corners, point_xy
 from engine.rules import get_rules
+from engine.scoring import judge_placement
 from engine.simulate import random_board
 from models.finder_data import core_map
 from vision.find import (
@@ -255,6 +256,11 @@ def test_a_new_tile_no_set_holds_or_already_played_is_not_the_one_added():
     unplayed = next(c for c in candidates if PlacedTile((0, 0), c).tile not in after.by_tile)
     result, note = last_placement(before, Board(after.placements + (PlacedTile((40, 0), unplayed),)), rules)
     assert result is None and "2 tiles were added" in note  # two tiles that could both be new: no guess
+    # The one left must then be legal: a tile that breaks a rule there is as likely a misread.
+    unplayed_board = Board(before.placements + (PlacedTile(placed.cell, unplayed),))
+    assert not judge_placement(before, unplayed_board.placements[-1], rules).legal
+    result, note = last_placement(before, Board(unplayed_board.placements + (PlacedTile((40, 0), (2, 1, 4)),)), rules)
+    assert result is None and "2 tiles were added" in note
 
 
 def test_a_lone_opening_tile_seen_loose_before_is_not_new():

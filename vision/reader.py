@@ -659,7 +659,7 @@ def last_placement(
     Of those still left, a reading no set holds or a tile already on the board is not the one a
     player added (the finder's phantom in a bay of three tiles reads the numbers its neighbours
     show there, rarely a new set tile); only last, as a misread tile of the previous photo's
-    reading can share the new tile's numbers.
+    reading can share the new tile's numbers, and only for a tile that is then legal.
     Tiles the previous photo could not see (under a hand, past the frame's edge) look new too:
     then no tile is scored, rather than a guess."""
     mapping = frame_map(previous, current) if len(previous) else LatticeMap()
@@ -672,6 +672,7 @@ def last_placement(
     if len(new) > 1 and shown_before is not None:
         there = shown_before(mapping, new)
         new = [p for p in new if p.cell not in there] or new
+    looked_new = len(new)
     if len(new) > 1:
         new = [p for p in new if p.tile is not None and p.tile not in previous.by_tile] or new
     if len(new) != 1:
@@ -679,4 +680,7 @@ def last_placement(
     gone = len(earlier - {p.cell for p in current.placements})
     note = f"{gone} tiles of the previous photo are missing" if gone else None
     before = Board(tuple(p for p in current.placements if p is not new[0]))
-    return judge_placement(before, new[0], rules), note
+    result = judge_placement(before, new[0], rules)
+    if looked_new > 1 and not result.legal:  # the others set aside: then only a legal tile is worth a score
+        return None, f"{looked_new} tiles were added since the previous photo, not one"
+    return result, note
