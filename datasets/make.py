@@ -53,7 +53,7 @@ class RenderJob:
     warmth: float = 0.0  # light the camera did not balance (studio.with_warmth)
 
     def scene(self) -> Scene:
-        """The seed's scene, seen with more pixels or from closer when the job asks."""
+        """The seed's scene, seen with more pixels, from closer or in unbalanced light when the job asks."""
         scene = sample_scene(
             self.seed,
             list(self.styles) if self.styles else None,

@@ -348,7 +348,7 @@ def place_known(
     low = read_cells.min(0)
     index = np.full(read_cells.max(0) - low + 1, -1)
     index[tuple((read_cells - low).T)] = np.arange(len(on_board))
-    totals, maps = [], []
+    totals, maps = [], []  # per rotation: each shift's evidence, and (rotation, dm, dk)
     for rotation in range(6):
         turned = [LatticeMap(rotation).corners(cell, numbers) for cell, numbers in known]
         known_cells = np.array([cell for cell, _ in turned])
@@ -360,17 +360,16 @@ def place_known(
         read = np.where(inside, index[tuple(np.where(inside[..., None], at, 0).transpose(2, 0, 1))], -1)
         shown = sum(evidence[read, corner, known_numbers[:, corner]] for corner in range(3))
         totals.append(np.where(read >= 0, shown, 0.0).sum(1))
-        maps += [(rotation, int(dm), int(dk)) for dm, dk in shifts]
-    totals = np.concatenate(totals)
-    if not len(totals):
-        return None
+        maps.append(np.column_stack([np.full(len(shifts), rotation), shifts]))
+    # Never empty: a known cell faces the same way as the cells read under rotation 0 or 1.
+    totals, maps = np.concatenate(totals), np.concatenate(maps)
     order = np.argsort(-totals)
     best = float(totals[order[0]])
-    mapping = LatticeMap(*maps[order[0]])
+    mapping = LatticeMap(*maps[order[0]].tolist())
     placed = {mapping.corners(cell, numbers) for cell, numbers in known}
     for k in order[1:]:
         if best - totals[k] >= margin:
             break
-        if {LatticeMap(*maps[k]).corners(cell, numbers) for cell, numbers in known} != placed:
+        if {LatticeMap(*maps[k].tolist()).corners(cell, numbers) for cell, numbers in known} != placed:
             return None  # a symmetric board (or too little evidence) places it two ways
     return (mapping, best) if best >= margin else None
