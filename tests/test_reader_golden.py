@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+import vision.reader as reader_module
 from service.cli import main
 from vision.evaluate import compare
 from vision.image_io import EXIF_ORIENTATION, decode_image, load_image
@@ -118,6 +119,32 @@ def test_the_second_tile_of_a_game_on_a_checked_cloth_joins_the_first(reader):
     row = compare(truth, {**after.to_dict(), "previous": True})
     assert (row["found"], row["extra"], row["wrong_corners"], row["misplaced"]) == (2, 0, 0, 0)
     assert row["score_right"] == 1
+
+
+def _placement_right(reader, name: str) -> int:
+    """Whether the reader, given the earlier photo of a fixture pair, scores the tile added as the truth has it."""
+    truth = json.loads((FIXTURES / f"{name}.json").read_text())
+    earlier = load_image(FIXTURES / f"{name}_before.jpg")
+    after = reader.read(load_image(FIXTURES / f"{name}.jpg"), previous=reader.read(earlier), previous_image=earlier)
+    return compare(truth, {**after.to_dict(), "previous": True})["score_right"]
+
+
+def test_tiles_the_earlier_photo_missed_are_found_there_when_the_camera_kept_still(reader, monkeypatch):
+    # A validation pair of 39 black tiles on felt (seed 1000371): the earlier reading missed
+    # tiles that are there in both photos. The two readings put the tiles they share at the same
+    # pixels, so the camera kept still and those cells are compared pixel for pixel.
+    assert _placement_right(reader, "board_kept_still") == 1
+    monkeypatch.setattr(reader_module, "_kept_still", lambda *args: False)
+    assert _placement_right(reader, "board_kept_still") == 0
+
+
+def test_of_several_new_tiles_the_one_whose_cell_alone_changed_was_added(reader, monkeypatch):
+    # A validation pair of wooden pip tiles on paper (seed 1000462): the earlier reading holds
+    # two board tiles, this one six. Of the four that look new, the added tile's cell alone
+    # changed, with the photo around it as it was.
+    assert _placement_right(reader, "pips_added_among_missed") == 1
+    monkeypatch.setattr(reader_module, "changed_alone", lambda *args: None)
+    assert _placement_right(reader, "pips_added_among_missed") == 0
 
 
 def test_reading_shape_and_timings(readings):

@@ -29,6 +29,7 @@ from vision.reader import (
     _readable,
     _Sight,
     _sized_like_the_board,
+    changed_alone,
     frame_map,
     last_placement,
     seen_small,
@@ -240,6 +241,27 @@ def test_tiles_the_previous_photo_shows_after_all_are_not_new():
     # A judge that takes back every new tile settles nothing: no guess is made.
     result, note = last_placement(before, after, rules, shown_before=lambda mapping, tiles: {t.cell for t in tiles})
     assert result is None and "2 tiles were added" in note
+
+
+def test_the_tile_added_is_the_one_whose_cell_alone_changed():
+    # A camera kept still: three tiles look new, well apart. A hand lay over two of them in the
+    # earlier photo, reaching past them; the third cell held bare table. Only it changed alone.
+    rng = np.random.default_rng(0)
+    earlier = np.clip(rng.normal(120, 4, (240, 480, 3)), 0, 255).astype(np.uint8)
+    tiles = np.array([[[60, 60], [100, 130], [20, 130]], [[210, 60], [250, 130], [170, 130]]], float)
+    tiles = np.concatenate([tiles, tiles[:1] + (320, 0)])
+    cv2.rectangle(earlier, (0, 30), (280, 170), (150, 170, 220), -1)  # the hand, over the first two
+    now = np.clip(rng.normal(120, 4, earlier.shape), 0, 255).astype(np.uint8)
+    for tile in tiles:
+        cv2.fillPoly(now, [tile.astype(np.int32)], (225, 225, 215))
+    assert changed_alone(earlier, now, tiles) == 2
+    # The light turned up in the second photo: the rule still sees the same change.
+    brighter = cv2.convertScaleAbs(now, alpha=1.0, beta=30)
+    assert changed_alone(earlier, brighter, tiles) == 2
+    # Without the hand every cell changed alone: no guess. Photos of two sizes: no answer.
+    bare = np.clip(rng.normal(120, 4, earlier.shape), 0, 255).astype(np.uint8)
+    assert changed_alone(bare, now, tiles) is None
+    assert changed_alone(earlier[:200], now, tiles) is None
 
 
 def test_a_new_tile_no_set_holds_or_already_played_is_not_the_one_added():

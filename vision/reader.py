@@ -66,6 +66,14 @@ ENLARGED_TILE_SIDE = 36.0  # ... shown to it this large (enlarged where needed; 
 LOOK_AGAIN_TILES = 3  # board tiles of the previous photo needed to put a cell there by their plane
 LOOK_AGAIN_MISFIT = 0.3  # previous board corners this far (tile sides) off its plane are left out of it
 SAME_TILE_LOOK = 0.6  # a cell whose two photos correlate this well shows the same tile in both
+STILL_SHIFT = 0.1  # tiles of both photos this close (tile sides) show a camera kept still
+CHANGED_BY = 20  # a pixel of two photos from one place changed by more grey levels than this ...
+CHANGE_OVER_NOISE = 4.0  # ... or by more than this many times the photos' median difference
+CHANGE_NOISE_PX = 640  # the photos are compared whole shrunk to this long side, for that median
+CELL_MIDDLE = 0.8  # a cell's middle: its triangle shrunk this much about its centre ...
+CELL_CHANGED = 0.2  # ... changed when this share of its pixels did
+AROUND_INNER, AROUND_OUTER = 1.15, 2.0  # around a cell: between its triangle grown these much
+QUIETER_AROUND = 0.5  # the tile added changed its surroundings less than this share of any other's
 LOOK_PX = 24  # the side of the patch two photos of one cell are compared in
 KNOWN_AGREEING = 3  # tiles read as a known board has them, in its place, that show it is the board in the photo
 KNOWN_OFF_SHARE = 0.25  # ... while, besides the new tile, at most this share of the tiles read lie off it
@@ -335,7 +343,7 @@ class Reader:
         def shown(mapping: LatticeMap, new: list[PlacedTile]) -> set[Cell]:
             now = np.array([here[t.cell] for t in new], np.float64)
             board = [t for t in reading.tiles if t.cell is not None]
-            kept_still = len(board) < LOOK_AGAIN_TILES
+            kept_still = len(board) < LOOK_AGAIN_TILES or _kept_still(board, here, mapping)
             triangles = now
             if not kept_still:
                 plane = np.array([point_xy(mapping.point(p)) for t in board for p in cell_corners(t.cell)])
@@ -353,7 +361,13 @@ class Reader:
             shows = _shows(probabilities, [new[k].corners for k in seen])
             if kept_still:
                 shows |= looks_alike(earlier, triangles[seen], image, now[seen]) > SAME_TILE_LOOK
-            return {new[k].cell for k, yes in zip(seen, shows) if yes}
+            there = {new[k].cell for k, yes in zip(seen, shows) if yes}
+            left = [k for k in range(len(new)) if new[k].cell not in there]
+            if kept_still and len(left) > 1:
+                alone = changed_alone(earlier, image, now[left])
+                if alone is not None:
+                    there |= {new[k].cell for k in left if k != left[alone]}
+            return there
 
         return shown
 
@@ -390,6 +404,18 @@ class Reader:
         return [candidates[seen[k]] for k in keep], triangles[keep], probabilities[keep]
 
 
+def _kept_still(board: Sequence[ReadTile], here: dict[Cell, np.ndarray], mapping: LatticeMap) -> bool:
+    """Whether the camera kept still between two photos: the tiles both read on the board
+    (``board`` of the earlier photo, ``here`` this one's corners by cell, ``mapping`` from the
+    earlier frame to this one) lie where they lay, within ``STILL_SHIFT`` of a side."""
+    pairs = [(t.corners, here[cell]) for t in board if (cell := mapping.cell(t.cell)) in here]
+    if len(pairs) < LOOK_AGAIN_TILES:
+        return False
+    before, now = (np.array(side, np.float64) for side in zip(*pairs))
+    shift = np.linalg.norm(before.mean(1) - now.mean(1), axis=1)
+    return bool(np.median(shift) < STILL_SHIFT * np.median(edge_lengths(now)))
+
+
 def seen_small(shape: tuple[int, ...], first_look: FirstLook, tile_side: float) -> bool:
     """Whether the finder saw tiles of ``tile_side`` photo pixels smaller than ``FAR_TILE_SIDE``
     and can be shown them larger (``ENLARGED_TILE_SIDE``). Judged at the scale the finder looked
@@ -419,6 +445,51 @@ def _in_view(triangles: np.ndarray, image: np.ndarray) -> np.ndarray:
     return ((triangles >= 0) & (triangles < (width, height))).all((1, 2))
 
 
+def _grey(photo: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY) if photo.ndim == 3 else photo
+
+
+def changed_alone(earlier: np.ndarray, image: np.ndarray, triangles: np.ndarray) -> int | None:
+    """Of (N, 3, 2) tiles that look new in ``image``, taken from where ``earlier`` was (the
+    camera kept still), the one whose cell alone changed, or None: its middle changed, and
+    around it the photo changed less than ``QUIETER_AROUND`` times as much as around any other.
+    A tile a player added changes the photo in its own cell; a tile that a hand, a sleeve or
+    a cup hid in the earlier photo changes around it too, where that thing moved away. A pixel
+    counts as changed when it moved more than ``CHANGED_BY`` grey levels (more in noisy photos)
+    past the shift the whole photo took (the light, the camera's exposure)."""
+    if earlier.shape != image.shape:
+        return None
+    before, now = (_grey(photo) for photo in (earlier, image))
+    small = min(1.0, CHANGE_NOISE_PX / max(now.shape))
+    shrunk = [
+        cv2.resize(g, None, fx=small, fy=small, interpolation=cv2.INTER_AREA).astype(np.float32) for g in (before, now)
+    ]
+    offset = float(np.median(shrunk[1] - shrunk[0]))  # the light or the exposure changed everywhere
+    threshold = max(CHANGED_BY, CHANGE_OVER_NOISE * float(np.median(np.abs(shrunk[1] - shrunk[0] - offset))))
+    inside, around = np.zeros(len(triangles)), np.zeros(len(triangles))
+    height, width = now.shape
+    for k, triangle in enumerate(triangles):  # one small window per tile
+        centre = triangle.mean(0)
+        outer = centre + (triangle - centre) * AROUND_OUTER
+        left, top = np.clip(np.floor(outer.min(0)).astype(int), 0, [width, height])
+        right, bottom = np.clip(np.ceil(outer.max(0)).astype(int) + 1, 0, [width, height])
+        window = np.s_[top:bottom, left:right]
+        earlier_here, now_here = (cv2.GaussianBlur(g[window], (5, 5), 0).astype(np.float32) for g in (before, now))
+        changed = np.abs(now_here - earlier_here - offset) > threshold
+        middle, cell, outer_mask = (np.zeros(changed.shape, np.uint8) for _ in range(3))
+        for mask, scale in ((middle, CELL_MIDDLE), (cell, AROUND_INNER), (outer_mask, AROUND_OUTER)):
+            cv2.fillPoly(mask, [np.round(centre + (triangle - centre) * scale - (left, top)).astype(np.int32)], 1)
+        ring = (outer_mask > 0) & (cell == 0)
+        inside[k] = changed[middle > 0].mean() if middle.any() else 0.0
+        around[k] = changed[ring].mean() if ring.any() else 1.0
+    candidates = np.nonzero(inside >= CELL_CHANGED)[0]
+    if not len(candidates):
+        return None
+    best = candidates[np.argmin(around[candidates])]
+    others = np.delete(around, best)
+    return int(best) if around[best] < QUIETER_AROUND * others.min() else None
+
+
 def looks_alike(
     earlier: np.ndarray, triangles_before: np.ndarray, image: np.ndarray, triangles: np.ndarray
 ) -> np.ndarray:
@@ -432,7 +503,7 @@ def looks_alike(
     cv2.fillPoly(mask, [np.round(middle).astype(np.int32)], 1)
 
     def middles(photo: np.ndarray, corners: np.ndarray) -> np.ndarray:
-        grey = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY) if photo.ndim == 3 else photo
+        grey = _grey(photo)
         flags = cv2.INTER_AREA | cv2.WARP_INVERSE_MAP
         warped = [
             cv2.warpAffine(grey, cv2.getAffineTransform(canvas, np.float32(c)), (LOOK_PX, LOOK_PX), flags=flags)
