@@ -68,7 +68,7 @@ LOOK_AGAIN_MISFIT = 0.3  # previous board corners this far (tile sides) off its 
 SAME_TILE_LOOK = 0.6  # a cell whose two photos correlate this well shows the same tile in both
 STILL_SHIFT = 0.1  # tiles of both photos this close (tile sides) show a camera kept still
 CHANGED_BY = 20  # a pixel of two photos from one place changed by more grey levels than this ...
-CHANGE_OVER_NOISE = 4.0  # ... or by more than this many times the photos' median difference
+CHANGE_OVER_NOISE = 4.0  # ... or than this many times the photos' median difference (past their shift)
 CHANGE_NOISE_PX = 640  # the photos are compared whole shrunk to this long side, for that median
 CELL_MIDDLE = 0.8  # a cell's middle: its triangle shrunk this much about its centre ...
 CELL_CHANGED = 0.2  # ... changed when this share of its pixels did
@@ -331,13 +331,16 @@ class Reader:
         there reads its number more surely than no number. A hand over the cell, or the bare
         table, reads as no number, so only tiles the finder missed are taken back.
 
-        An earlier board too small to show its plane (the first tiles of a game) puts them
-        where they lie in this photo (``image``, its ``tiles``): the camera kept still, as a
-        webcam on its stand does. There a tile also counts as shown when the earlier photo
-        looks the same in its place (``looks_alike``): the opening tile is the same picture in
-        both, even where one photo read it otherwise or not at all. Pixels are compared only
-        there: a plane fitted to a board puts a cell a few pixels off, and a hand resting in one
-        place in both photos looks alike too."""
+        Where the camera kept still, as a webcam on its stand does (an earlier board too small
+        to show its plane, the first tiles of a game, is taken to; a larger one shows it by its
+        tiles lying where they lay: ``_kept_still``), the cells are put where the tiles lie in
+        this photo (``image``, its ``tiles``). There a tile also counts as shown when the
+        earlier photo looks the same in its place (``looks_alike``): the opening tile is the
+        same picture in both, even where one photo read it otherwise or not at all; and of
+        several tiles still new, all but the one whose cell alone changed (``changed_alone``)
+        were there, under something that moved away. Pixels are compared only there: a plane
+        fitted to a board puts a cell a few pixels off, and a hand resting in one place in both
+        photos looks alike too."""
         here = {t.cell: t.corners for t in tiles if t.cell is not None}
 
         def shown(mapping: LatticeMap, new: list[PlacedTile]) -> set[Cell]:
@@ -445,7 +448,17 @@ def _in_view(triangles: np.ndarray, image: np.ndarray) -> np.ndarray:
     return ((triangles >= 0) & (triangles < (width, height))).all((1, 2))
 
 
+def _window_around(polygon: np.ndarray, shape: tuple[int, ...]) -> tuple[tuple[slice, slice], tuple[int, int]]:
+    """The slice of a photo of ``shape`` that holds a (K, 2) polygon, clipped to the photo, and
+    its top-left corner (x, y): small windows keep per-tile work off the whole photo."""
+    height, width = shape[:2]
+    left, top = np.clip(np.floor(polygon.min(0)).astype(int), 0, [width, height])
+    right, bottom = np.clip(np.ceil(polygon.max(0)).astype(int) + 1, 0, [width, height])
+    return np.s_[top:bottom, left:right], (int(left), int(top))
+
+
 def _grey(photo: np.ndarray) -> np.ndarray:
+    """A photo in grey (one that is grey already as it is)."""
     return cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY) if photo.ndim == 3 else photo
 
 
@@ -467,13 +480,10 @@ def changed_alone(earlier: np.ndarray, image: np.ndarray, triangles: np.ndarray)
     offset = float(np.median(shrunk[1] - shrunk[0]))  # the light or the exposure changed everywhere
     threshold = max(CHANGED_BY, CHANGE_OVER_NOISE * float(np.median(np.abs(shrunk[1] - shrunk[0] - offset))))
     inside, around = np.zeros(len(triangles)), np.zeros(len(triangles))
-    height, width = now.shape
     for k, triangle in enumerate(triangles):  # one small window per tile
         centre = triangle.mean(0)
         outer = centre + (triangle - centre) * AROUND_OUTER
-        left, top = np.clip(np.floor(outer.min(0)).astype(int), 0, [width, height])
-        right, bottom = np.clip(np.ceil(outer.max(0)).astype(int) + 1, 0, [width, height])
-        window = np.s_[top:bottom, left:right]
+        window, (left, top) = _window_around(outer, now.shape)
         earlier_here, now_here = (cv2.GaussianBlur(g[window], (5, 5), 0).astype(np.float32) for g in (before, now))
         changed = np.abs(now_here - earlier_here - offset) > threshold
         middle, cell, outer_mask = (np.zeros(changed.shape, np.uint8) for _ in range(3))
@@ -643,17 +653,15 @@ def _chroma(image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
     """(N, 2) CIE a*b* of the mean colour of each triangle's middle (its inner 70%, away from
     edges, bevels and shadows); NaN for a triangle outside the photo."""
     colour = to_colour(image)
-    height, width = colour.shape[:2]
     centres = triangles.mean(1, keepdims=True)
     inner = centres + (triangles - centres) * 0.7
     means = np.full((len(triangles), 3), np.nan, np.float32)
     for k, triangle in enumerate(inner):  # one small window per triangle
-        left, top = np.clip(np.floor(triangle.min(0)).astype(int), 0, [width, height])
-        right, bottom = np.clip(np.ceil(triangle.max(0)).astype(int) + 1, 0, [width, height])
-        mask = np.zeros((bottom - top, right - left), np.uint8)
+        window, (left, top) = _window_around(triangle, colour.shape)
+        mask = np.zeros(colour[window].shape[:2], np.uint8)
         cv2.fillPoly(mask, [np.round(triangle - (left, top)).astype(np.int32)], 1)
         if mask.any():
-            means[k] = cv2.mean(colour[top:bottom, left:right], mask)[:3]
+            means[k] = cv2.mean(colour[window], mask)[:3]
     lab = cv2.cvtColor(np.nan_to_num(means)[None] / 255, cv2.COLOR_BGR2LAB)[0]
     return np.where(np.isnan(means[:, :2]), np.nan, lab[:, 1:])
 
