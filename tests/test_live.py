@@ -26,11 +26,6 @@ def game_with(board: Board, players: int = 4) -> Game:
     return game
 
 
-def as_seen(board: Board, mapping: LatticeMap) -> Board:
-    """The board in another lattice frame, as a reading of the same table may report it."""
-    return Board(tuple(PlacedTile(*mapping.corners(p.cell, p.corners)) for p in board.placements))
-
-
 CAMERA = LatticeMap(rotation=2, dm=3, dk=-1)
 
 
@@ -41,13 +36,13 @@ def grown():
 
 def test_the_game_board_in_another_frame_is_in_sync(grown):
     game = game_with(Board(grown.placements[:11]))
-    verdict = judge_view(as_seen(game.state.board, CAMERA), (), game.state, RULES)
+    verdict = judge_view(game.state.board.moved(CAMERA), (), game.state, RULES)
     assert verdict.status == "in_sync"
 
 
 def test_one_new_legal_tile_is_placed_for_the_player_whose_turn_it_is(grown):
     game = game_with(Board(grown.placements[:11]))
-    verdict = judge_view(as_seen(grown, CAMERA), (), game.state, RULES)
+    verdict = judge_view(grown.moved(CAMERA), (), game.state, RULES)
     assert verdict.status == "placed"
     last = grown.placements[11]
     assert verdict.placement == Place(game.state.turn, last.cell, last.corners)  # in the game's own frame
@@ -56,8 +51,8 @@ def test_one_new_legal_tile_is_placed_for_the_player_whose_turn_it_is(grown):
 def test_hidden_tiles_wait_and_two_new_tiles_are_out_of_sync(grown):
     game = game_with(Board(grown.placements[:10]))
     hidden = Board(grown.placements[:7])
-    assert judge_view(as_seen(hidden, CAMERA), (), game.state, RULES).status == "covered"
-    two_more = judge_view(as_seen(grown, CAMERA), (), game.state, RULES)
+    assert judge_view(hidden.moved(CAMERA), (), game.state, RULES).status == "covered"
+    two_more = judge_view(grown.moved(CAMERA), (), game.state, RULES)
     assert two_more.status == "out_of_sync" and "2 new tiles" in two_more.message
 
 
@@ -66,9 +61,9 @@ def test_a_misread_tile_is_out_of_sync_until_a_player_corrects_it(grown):
     first = grown.placements[0]
     wrong = tuple((n + 1) % 6 for n in first.corners)
     misread = Board((PlacedTile(first.cell, wrong), *grown.placements[1:11]))
-    verdict = judge_view(as_seen(misread, CAMERA), (), game.state, RULES)
+    verdict = judge_view(misread.moved(CAMERA), (), game.state, RULES)
     assert verdict.status == "out_of_sync" and str(list(first.cell)) in verdict.message
-    trusted = judge_view(as_seen(misread, CAMERA), (), game.state, RULES, trusted={first.cell})
+    trusted = judge_view(misread.moved(CAMERA), (), game.state, RULES, trusted={first.cell})
     assert trusted.status == "in_sync"
 
 
@@ -82,7 +77,7 @@ def test_a_new_tile_that_breaks_the_rules_is_not_placed(grown):
         for tile in tile_set(5)
         if tile not in used and check_placement(before, PlacedTile(cell, tile.numbers), RULES)
     )
-    verdict = judge_view(as_seen(before.with_tile(broken), CAMERA), (), game.state, RULES)
+    verdict = judge_view(before.with_tile(broken).moved(CAMERA), (), game.state, RULES)
     assert verdict.status == "out_of_sync" and verdict.placement is None and "not allowed" in verdict.message
 
 
@@ -98,14 +93,14 @@ def test_the_opening_tile_may_lie_alone_and_opens_for_the_chosen_player():
 def test_a_round_waiting_to_be_settled_commits_nothing(grown):
     game = game_with(Board(grown.placements[:2]), players=2)
     settling = replace(game.state, phase="settling")
-    verdict = judge_view(as_seen(grown, CAMERA), (), settling, RULES)
+    verdict = judge_view(grown.moved(CAMERA), (), settling, RULES)
     assert verdict.status == "round_over" and verdict.placement is None
 
 
 def test_a_view_counts_only_after_holding_for_frames_and_time(grown):
     game = game_with(Board(grown.placements[:11]))
     table = LiveTable(LiveSettings(still_frames=3, still_seconds=0.4))
-    after, before = TableView(as_seen(grown, CAMERA)), TableView(game.state.board)
+    after, before = TableView(grown.moved(CAMERA)), TableView(game.state.board)
     statuses = [table.observe(after, game.state, RULES, t).status for t in (0.0, 0.2)]
     assert statuses == ["settling", "settling"] and table.shown is None
     assert table.observe(before, game.state, RULES, 0.3).status == "settling"  # a change starts over
@@ -118,7 +113,7 @@ def test_a_view_counts_only_after_holding_for_frames_and_time(grown):
 def test_a_flickering_reading_never_replaces_the_view_shown(grown):
     game = game_with(Board(grown.placements[:11]))
     table = LiveTable(LiveSettings(still_frames=2, still_seconds=0.0))
-    steady = TableView(as_seen(Board(grown.placements[:11]), CAMERA))
+    steady = TableView(Board(grown.placements[:11]).moved(CAMERA))
     for t in range(3):
         table.observe(steady, game.state, RULES, t)
     first = grown.placements[0]
@@ -149,7 +144,7 @@ def test_frames_are_read_only_when_the_picture_may_have_changed(grown):
     game = game_with(Board(grown.placements[:11]))
     table = LiveTable(LiveSettings(still_frames=2, still_seconds=0.0, refresh_seconds=2.0))
     picture = np.full((480, 640, 3), 90, np.uint8)
-    view = TableView(as_seen(Board(grown.placements[:11]), CAMERA))
+    view = TableView(Board(grown.placements[:11]).moved(CAMERA))
     assert table.need(picture, 0.0) == "moving"  # nothing to compare with yet
     for t in (0.1, 0.2):
         assert table.need(picture, t) == "read"

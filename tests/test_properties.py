@@ -3,7 +3,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.board import Board, PlacedTile, check_placement, validate_board
+from engine.board import PlacedTile, check_placement, validate_board
 from engine.lattice import LatticeMap, edge_neighbours
 from engine.moves import legal_moves
 from engine.rules import PRESETS, get_rules
@@ -34,10 +34,6 @@ def test_score_sheet_equals_the_sum_of_the_events(seed, players, preset):
     assert game.score_sheet()[-1]["totals"] == sums
 
 
-def transform(board: Board, mapping: LatticeMap) -> Board:
-    return Board(tuple(PlacedTile(*mapping.corners(p.cell, p.corners)) for p in board.placements))
-
-
 @settings(max_examples=40, deadline=None)
 @given(
     seed=st.integers(0, 10_000),
@@ -58,11 +54,11 @@ def test_rotating_or_translating_a_board_never_changes_a_score(seed, size, rotat
     tile = spare[pick % len(spare)]
     move = PlacedTile(cells[pick % len(cells)], rotations(tile.numbers)[pick % 3])
     before = judge_placement(board, move, rules)
-    after = judge_placement(transform(board, mapping), PlacedTile(*mapping.corners(move.cell, move.corners)), rules)
+    after = judge_placement(board.moved(mapping), PlacedTile(*mapping.corners(move.cell, move.corners)), rules)
     assert after.score.total == before.score.total
     assert [b.kind for b in after.score.bonuses] == [b.kind for b in before.score.bonuses]
     assert sorted(v.kind for v in after.violations) == sorted(v.kind for v in before.violations)
-    assert [v.kind for v in validate_board(transform(board, mapping), rules)] == [
+    assert [v.kind for v in validate_board(board.moved(mapping), rules)] == [
         v.kind for v in validate_board(board, rules)
     ]
 

@@ -42,7 +42,7 @@ def known_before(truth: dict, mapping: LatticeMap | None = None) -> Board:
     mapping = LatticeMap() if mapping is None else mapping
     last = tuple(truth["last_placement"]["cell"])
     board = board_of(truth)
-    return Board(tuple(PlacedTile(*mapping.corners(p.cell, p.corners)) for p in board.placements if p.cell != last))
+    return Board(tuple(p for p in board.placements if p.cell != last)).moved(mapping)
 
 
 def test_the_tile_added_to_a_known_board_is_scored_without_an_earlier_photo(reader, truth, image):

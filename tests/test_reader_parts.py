@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from engine.board import Board, PlacedTile
-from engine.lattice import LatticeMap, cell_corners, point_xy
+from engine.lattice import LatticeMap, cell_corners, edge_neighbours, point_xy
 from engine.rules import get_rules
 from engine.scoring import judge_placement
 from engine.simulate import random_board
@@ -186,14 +186,10 @@ def test_merged_cores_in_a_core_map_become_separate_tiles():
         assert np.min(np.linalg.norm(found.mean(1) - tri.mean(0), axis=1)) < 0.15 * side
 
 
-def moved(board: Board, mapping: LatticeMap) -> Board:
-    return Board(tuple(PlacedTile(*mapping.corners(p.cell, p.corners)) for p in board.placements))
-
-
 def test_added_tile_is_scored_whatever_frame_each_photo_picked():
     rules = get_rules("pressman-us")
     after = random_board(5, 20)
-    before = moved(after.without_last(), LatticeMap(2, 3, -1))  # the earlier photo chose another frame
+    before = after.without_last().moved(LatticeMap(2, 3, -1))  # the earlier photo chose another frame
     result, note = last_placement(before, after, rules)
     assert note is None
     assert result.cell == after.placements[-1].cell and result.legal
@@ -228,7 +224,7 @@ def test_tiles_the_previous_photo_shows_after_all_are_not_new():
     rules = get_rules("pressman-us")
     after = random_board(9, 15)
     placed, missed = after.placements[-1], after.placements[4]
-    before = moved(Board(tuple(p for p in after.placements[:-1] if p is not missed)), LatticeMap(3, 1, 1))
+    before = Board(tuple(p for p in after.placements[:-1] if p is not missed)).moved(LatticeMap(3, 1, 1))
     asked = []
 
     def shown_before(mapping, tiles):
@@ -283,6 +279,26 @@ def test_a_new_tile_no_set_holds_or_already_played_is_not_the_one_added():
     assert not judge_placement(before, unplayed_board.placements[-1], rules).legal
     result, note = last_placement(before, Board(unplayed_board.placements + (PlacedTile((40, 0), (2, 1, 4)),)), rules)
     assert result is None and "2 tiles were added" in note
+
+
+def test_a_tile_added_to_the_games_board_is_judged_against_that_board():
+    # A live game knows its board. The photo shows a phantom beside the tile added (the finder's
+    # outline in a bay, reading numbers no set holds) and a neighbour lost under a hand: judged
+    # against the photo's tiles, the phantom breaks the rules; against the game's board it does not.
+    rules = get_rules("pressman-us")
+    after = random_board(10, 15)
+    placed = after.placements[-1]
+    known = after.without_last().moved(LatticeMap(1, 2, 0))  # the game keeps a frame of its own
+    bay = next(c for c in edge_neighbours(placed.cell) if c not in after)
+    phantom = PlacedTile(bay, (2, 1, 4))
+    hidden = after.edge_contacts(placed.cell)[0]
+    photo = Board(tuple(p for p in after.placements if p is not hidden) + (phantom,))
+    assert not judge_placement(Board(photo.placements[:-2] + (phantom,)), placed, rules).legal
+    result, note = last_placement(known, photo, rules)
+    assert result is None and "2 tiles were added" in note
+    result, note = last_placement(known, photo, rules, previous_is_known=True)
+    assert result == judge_placement(after.without_last(), placed, rules) and result.legal
+    assert note == "1 tiles of the previous photo are missing"
 
 
 def test_a_lone_opening_tile_seen_loose_before_is_not_new():

@@ -214,7 +214,7 @@ class Reader:
             )
             last, note = last_placement(previous.board, board, rules_used, previous.loose_tiles, shown_before)
         elif known is not None:
-            last, note = last_placement(known, board, rules_used)
+            last, note = last_placement(known, board, rules_used, previous_is_known=sight.knows_the_board)
         if note:
             notes.append(note)
         lap("validate")
@@ -730,6 +730,7 @@ def last_placement(
     rules: Rules,
     loose_before: Collection[Tile] = (),
     shown_before: ShownBefore | None = None,
+    previous_is_known: bool = False,
 ) -> tuple[PlacementResult | None, str | None]:
     """The one tile added since the previous photo, judged against the rest; or a note why not.
 
@@ -743,7 +744,10 @@ def last_placement(
     show there, rarely a new set tile); only last, as a misread tile of the previous photo's
     reading can share the new tile's numbers, and only for a tile that is then legal.
     Tiles the previous photo could not see (under a hand, past the frame's edge) look new too:
-    then no tile is scored, rather than a guess."""
+    then no tile is scored, rather than a guess.
+    ``previous_is_known``: the previous board is the game's own (every tile placed and scored),
+    so the added tile is judged against it rather than against this photo's other tiles, which
+    can hold a phantom beside it or miss a neighbour under a hand."""
     mapping = frame_map(previous, current) if len(previous) else LatticeMap()
     if mapping is None:
         return None, "the previous photo's tiles cannot be matched to this one"
@@ -761,7 +765,10 @@ def last_placement(
         return None, f"{len(new)} tiles were added since the previous photo, not one"
     gone = len(earlier - {p.cell for p in current.placements})
     note = f"{gone} tiles of the previous photo are missing" if gone else None
-    before = Board(tuple(p for p in current.placements if p is not new[0]))
+    if previous_is_known:
+        before = previous.moved(mapping)
+    else:
+        before = Board(tuple(p for p in current.placements if p is not new[0]))
     result = judge_placement(before, new[0], rules)
     if looked_new > 1 and not result.legal:  # the others set aside: then only a legal tile is worth a score
         return None, f"{looked_new} tiles were added since the previous photo, not one"
