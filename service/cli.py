@@ -373,7 +373,7 @@ def _serve(args: argparse.Namespace) -> int:
 def _live(args: argparse.Namespace) -> int:
     from engine.game import IllegalEvent
     from service.games import GameStore, UnknownGame
-    from service.play import SourceError, frames, load_told, play
+    from service.play import SourceError, compare_with_told, frames, load_told, play, told_opener
     from vision.image_io import ImageError
 
     _writable_parent(args.db)
@@ -400,7 +400,7 @@ def _live(args: argparse.Namespace) -> int:
             _reader(session.game.rules.name),
             frames(args.source, args.rate),
             told,
-            args.opener,
+            args.opener if args.opener is not None else told_opener(told) or 0,
             report,
             store.save,
         )
@@ -411,6 +411,16 @@ def _live(args: argparse.Namespace) -> int:
     store.save(session)
     state = session.game.state
     print("scores: " + ", ".join(f"{n} {s}" for n, s in zip(state.players, state.scores)))
+    try:
+        comparison = compare_with_told(session.game, told)
+    except (IllegalEvent, ValueError, KeyError, TypeError) as error:
+        raise InputError(f"--told: its placements cannot be replayed ({error})") from None
+    if comparison is not None:
+        print(
+            f"against the told script: the first {comparison.right} of its {comparison.told} placements committed"
+            f" alike ({comparison.committed} committed in all); its scores: "
+            + ", ".join(f"{n} {s}" for n, s in zip(state.players, comparison.told_scores))
+        )
     if args.json:
         print(json.dumps(session.to_dict()))
     return 0
@@ -548,7 +558,9 @@ def build_parser() -> argparse.ArgumentParser:
     live.add_argument("--rules", default=DEFAULT_PRESET, choices=list(PRESETS))
     live.add_argument("--game", help="continue this stored game instead of starting one")
     live.add_argument("--db", default="triominoes-games.sqlite3", help="SQLite file that keeps the games")
-    live.add_argument("--opener", type=int, default=0, help="seat of the player who opens a round")
+    live.add_argument(
+        "--opener", type=int, help="seat of the player who opens a round (default: the told script's, else 0)"
+    )
     live.add_argument("--rate", type=float, default=5.0, help="frames per second of a folder of photos")
     live.add_argument("--told", metavar="EVENTS.json", help="draws, passes and round ends, with their frames")
     live.add_argument("--json", action="store_true", help="print the final game as JSON")

@@ -18,7 +18,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.game import IllegalEvent, Place
+from engine.game import Game, IllegalEvent, Place, event_from_dict
+from engine.tiles import canonical
 from service.games import GameSession
 from vision.image_io import load_image
 
@@ -117,3 +118,41 @@ def play(
                     on_change(frame.number, {"status": "told", "message": message, "placed": None})
             pending += 1
     return session
+
+
+def told_opener(told: Sequence[dict]) -> int | None:
+    """The player who plays the first placement of a told script (a studio log), if it has one."""
+    return next((event["player"] for event in told if event["kind"] == "place"), None)
+
+
+@dataclass(frozen=True)
+class ComparisonWithTold:
+    """How a game kept from the camera matches the game a told script (a studio log, which lists
+    every placement too) describes."""
+
+    told: int  # placements in the script
+    committed: int  # placements the camera committed
+    right: int  # told placements committed alike (player, tile and points), in order, before the first that is not
+    scores: tuple[int, ...]  # the camera's game
+    told_scores: tuple[int, ...]  # the script's game, replayed by the engine
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.right <= min(self.told, self.committed):
+            raise ValueError(f"{self.right} placements alike, of {self.told} told and {self.committed} committed")
+
+
+def compare_with_told(game: Game, told: Sequence[dict]) -> ComparisonWithTold | None:
+    """The camera's game against the told script's, or None when the script lists no placement.
+    Placements are compared by player, tile and points, not by cell: the camera's game keeps a
+    lattice frame of its own."""
+    if told_opener(told) is None:
+        return None
+    events = [event_from_dict({key: value for key, value in e.items() if key != "frame"}) for e in told]
+    script = Game(game.players, game.rules, events)
+
+    def placements(log) -> list[tuple]:
+        return [(e.event.player, canonical(e.event.corners), e.placement.score.total) for e in log if e.placement]
+
+    expected, committed = placements(script.log), placements(game.log)
+    right = next((i for i, (a, b) in enumerate(zip(expected, committed)) if a != b), min(len(expected), len(committed)))
+    return ComparisonWithTold(len(expected), len(committed), right, game.state.scores, script.state.scores)

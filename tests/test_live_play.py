@@ -4,10 +4,13 @@ import json
 
 import pytest
 
+from engine.game import Game, event_to_dict
 from engine.rules import DEFAULT_PRESET
+from engine.simulate import simulate_game
 from engine.tiles import canonical
 from service.cli import main
 from service.games import GameStore
+from service.play import compare_with_told, told_opener
 
 
 def summary(events: list[dict]) -> list[tuple]:
@@ -25,22 +28,46 @@ def summary(events: list[dict]) -> list[tuple]:
 
 @pytest.mark.parametrize("source", ["frames", "video.avi"])
 def test_live_game_from_frames_or_video_matches_the_truth(short_game, source, tmp_path, capsys):
+    # The told script (the studio's log) says who opens: no --opener is needed.
     folder, truth = short_game
-    opener = next(e["event"]["player"] for e in truth["events"] if e["event"]["kind"] == "place")
     database = tmp_path / "games.sqlite3"
     argv = ["live", "--source", str(folder / source), "--told", str(folder / "events.json"), "--db", str(database)]
-    code = main([*argv, "--players", *truth["players"], "--opener", str(opener), "--json"])
+    code = main([*argv, "--players", *truth["players"], "--json"])
     out = capsys.readouterr().out
     assert code == 0, out
     game = json.loads(out.splitlines()[-1])
     assert game["scores"] == truth["final_scores"]
     assert summary(game["events"]) == summary(truth["events"])
+    placements = sum(e["event"]["kind"] == "place" for e in truth["events"])
+    assert f"the first {placements} of its {placements} placements committed alike" in out
 
     # The game was stored: a second run continues it, and the same table commits nothing new.
     again = main(["live", "--source", str(folder / source), "--db", str(database), "--game", game["id"], "--json"])
     captured = capsys.readouterr()
     assert again == 0, captured.err
     assert json.loads(captured.out.splitlines()[-1])["events"] == game["events"]
+
+
+def test_a_game_kept_from_the_camera_is_compared_with_the_told_script():
+    simulated = simulate_game(4, max_rounds=1).game
+    told = [{**event_to_dict(e.event), "frame": k} for k, e in enumerate(simulated.log)]
+    placed = [k for k, e in enumerate(simulated.log) if e.placement is not None]
+    assert told_opener(told) == simulated.log[placed[0]].event.player
+    whole = compare_with_told(Game(simulated.players, simulated.rules, simulated.events), told)
+    assert (whole.told, whole.committed, whole.right) == (len(placed), len(placed), len(placed))
+    assert whole.scores == whole.told_scores == simulated.state.scores
+    # The camera stopped committing after the fifth placement (its game stops there too).
+    cut = Game(simulated.players, simulated.rules, simulated.events[: placed[5]])
+    partial = compare_with_told(cut, told)
+    assert (partial.committed, partial.right) == (5, 5) and partial.scores != partial.told_scores
+    # Another game: its first placement differs, so nothing agrees, however many it committed.
+    other = simulate_game(5, max_rounds=1).game
+    first = next(e.event for e in other.log if e.placement is not None)
+    assert first != simulated.log[placed[0]].event
+    assert compare_with_told(other, told).right == 0
+    # A script of draws and passes alone has nothing to compare.
+    assert told_opener(told[placed[0] + 1 : placed[1]]) is None
+    assert compare_with_told(cut, [e for e in told if e["kind"] != "place"]) is None
 
 
 def test_live_bad_sources_and_scripts(tmp_path, capsys):
