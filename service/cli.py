@@ -562,7 +562,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--opener", type=int, help="seat of the player who opens a round (default: the told script's, else 0)"
     )
     live.add_argument("--rate", type=float, default=5.0, help="frames per second of a folder of photos")
-    live.add_argument("--told", metavar="EVENTS.json", help="draws, passes and round ends, with their frames")
+    live.add_argument(
+        "--told",
+        metavar="EVENTS.json",
+        help="events with their frames: draws, passes and round ends are applied; placements, if listed, are compared",
+    )
     live.add_argument("--json", action="store_true", help="print the final game as JSON")
     live.add_argument("--verbose", action="store_true", help="print every change of status")
     live.set_defaults(run=_live)

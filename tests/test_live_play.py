@@ -2,6 +2,8 @@
 
 import json
 
+import cv2
+import numpy as np
 import pytest
 
 from engine.game import Game, event_to_dict
@@ -81,6 +83,14 @@ def test_live_bad_sources_and_scripts(tmp_path, capsys):
     assert main(["live", "--source", str(tmp_path / "empty"), "--told", str(bad_script), "--db", database]) == 2
     assert main(["live", "--source", "0", "--game", "unknown", "--db", database]) == 2
     assert "no such game" in capsys.readouterr().err
+    # A script whose placements the rules refuse (one cell played twice) cannot be compared.
+    table = tmp_path / "table"
+    table.mkdir()
+    cv2.imwrite(str(table / "0.png"), np.full((48, 64, 3), 90, np.uint8))
+    twice = [{"kind": "place", "player": p, "cell": [0, 0], "corners": [1, 1, 1], "frame": 0} for p in (0, 1)]
+    bad_script.write_text(json.dumps(twice))
+    assert main(["live", "--source", str(table), "--told", str(bad_script), "--db", database]) == 2
+    assert "cannot be replayed" in capsys.readouterr().err
 
 
 def test_any_new_game_can_be_continued_from_the_command_line(tmp_path, capsys):
