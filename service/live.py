@@ -30,6 +30,7 @@ from engine.board import Board, PlacedTile
 from engine.game import GameState, IllegalEvent, Place, advance
 from engine.lattice import Cell
 from engine.rules import Rules
+from vision.crops import to_grey
 from vision.reader import frame_map
 
 Status = Literal["moving", "settling", "in_sync", "covered", "placed", "out_of_sync", "round_over"]
@@ -75,8 +76,7 @@ class Verdict:
 
 def thumbnail(image: np.ndarray) -> np.ndarray:
     """A small grey copy of a frame for measuring change."""
-    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    return cv2.resize(grey, THUMBNAIL, interpolation=cv2.INTER_AREA).astype(np.int16)
+    return cv2.resize(to_grey(image), THUMBNAIL, interpolation=cv2.INTER_AREA).astype(np.int16)
 
 
 def changed_pixels(before: np.ndarray | None, after: np.ndarray) -> int:

@@ -29,6 +29,13 @@ def to_colour(image: np.ndarray) -> np.ndarray:
     return image
 
 
+def to_grey(image: np.ndarray) -> np.ndarray:
+    """Grey pixels of a colour or grey photo."""
+    if image.ndim == 3:
+        return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return image
+
+
 def corner_crops(image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
     """One ``CROP_PX`` square BGR crop per corner: (N, 3, 2) clockwise pixel corners ->
     (N * 3, 3, CROP_PX, CROP_PX) uint8, channels first, corner ``3 * t + i`` for corner ``i`` of

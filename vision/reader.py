@@ -31,7 +31,7 @@ from engine.tiles import LARGE_MAX, Tile
 from models.classes import NO_NUMBER
 from models.classifier import DEFAULT_MODEL, CornerClassifier
 from models.finder_data import READ_LONG_SIDE
-from vision.crops import corner_crops, to_colour
+from vision.crops import corner_crops, to_colour, to_grey
 from vision.decode import UNSURE_BELOW, decode, place_known
 from vision.find import (
     DEFAULT_FINDER,
@@ -463,11 +463,6 @@ def _about_centre(polygons: np.ndarray, factor: float) -> np.ndarray:
     return centres + (polygons - centres) * factor
 
 
-def _grey(photo: np.ndarray) -> np.ndarray:
-    """A photo in grey (one that is grey already as it is)."""
-    return cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY) if photo.ndim == 3 else photo
-
-
 def changed_alone(earlier: np.ndarray, image: np.ndarray, triangles: np.ndarray) -> int | None:
     """Of (N, 3, 2) tiles that look new in ``image``, taken from where ``earlier`` was (the
     camera kept still), the one whose cell alone changed, or None: its middle changed, and
@@ -478,7 +473,7 @@ def changed_alone(earlier: np.ndarray, image: np.ndarray, triangles: np.ndarray)
     past the shift the whole photo took (the light, the camera's exposure)."""
     if earlier.shape != image.shape:
         return None
-    before, now = (_grey(photo) for photo in (earlier, image))
+    before, now = (to_grey(photo) for photo in (earlier, image))
     small = min(1.0, CHANGE_NOISE_PX / max(now.shape))
     shrunk = [
         cv2.resize(g, None, fx=small, fy=small, interpolation=cv2.INTER_AREA).astype(np.float32) for g in (before, now)
@@ -517,7 +512,7 @@ def looks_alike(
     cv2.fillPoly(mask, [np.round(middle).astype(np.int32)], 1)
 
     def middles(photo: np.ndarray, corners: np.ndarray) -> np.ndarray:
-        grey = _grey(photo)
+        grey = to_grey(photo)
         flags = cv2.INTER_AREA | cv2.WARP_INVERSE_MAP
         warped = [
             cv2.warpAffine(grey, cv2.getAffineTransform(canvas, np.float32(c)), (LOOK_PX, LOOK_PX), flags=flags)
