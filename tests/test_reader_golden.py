@@ -224,12 +224,14 @@ def test_a_far_board_is_found_again_with_the_photo_enlarged(reader, monkeypatch)
     # are 21 pixels a side, fewer than the finder finds well, and the photo has no pixels to
     # spare for its closer look. Enlarged so the tiles show 36 pixels, the board is found whole
     # and in place (its pips, a few pixels each, are another matter: most of its corners read
-    # right only with the game's board known).
+    # right only with the game's board known; of its two loose tiles, one reads too unsurely to
+    # report, and the other did too once the decoder searched further: 28 -> 27 found, 25 -> 21
+    # wrong corners).
     image = load_image(FIXTURES / "far_board.jpg")
     truth = json.loads((FIXTURES / "far_board.json").read_text())
     reading = reader.read(image)
     row = compare(truth, reading.to_dict())
-    assert (row["tiles"], row["found"], row["extra"], row["misplaced"]) == (29, 28, 0, 0)
+    assert (row["tiles"], row["found"], row["extra"], row["misplaced"]) == (29, 27, 0, 0)
     assert "the tiles are small: found with the photo enlarged" in reading.notes
     assert any("too small to read surely: bring the camera closer" in note for note in reading.notes)
     monkeypatch.setattr("vision.reader.FAR_TILE_SIDE", 0.0)  # without that look, half the board is lost

@@ -17,6 +17,7 @@ way to what the game knows.
 
 from __future__ import annotations
 
+import collections
 import functools
 import itertools
 import math
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.lattice import Cell, LatticeMap, cell_corners
+from engine.lattice import Cell, LatticeMap, Point, cell_corners
 from engine.tiles import canonical
 from models.classes import CLASS_COUNT, NO_NUMBER
 
@@ -125,19 +126,51 @@ def decode(
             for t in [t for t in board_tiles if chosen.in_trouble(t, foreign)] if tile_moves else ():
                 likeliest = readings[np.argsort(-base[t])[:TILE_MOVE_READINGS]]
                 changed |= chosen.renumber([at_point[point] for point in cell_corners(cells[t])], likeliest, base)
+            if not changed:  # shared points first: their numbers have the most evidence
+                changed = unblock(chosen, [p for p in at_point if len(at_point[p]) > 1]) or unblock(
+                    chosen, [p for p in at_point if len(at_point[p]) == 1]
+                )
             if not changed:
                 return chosen
         return chosen
+
+    def unblock(chosen: _Chosen, points: list[Point]) -> bool:
+        """Two lattice points renumbered at once where one alone is blocked: a better number at
+        one of ``points`` would repeat a tile elsewhere, so it is tried together with each point
+        of that tile and of its own tiles (two numbers misread the other way round, or a tile's
+        numbers shifted by one point, are undone only together). Each blocked point makes its
+        best such change."""
+        changed = False
+        for point in points:
+            sharers = at_point[point]
+            better, blockers = chosen.blocked(sharers, base)
+            if not blockers:
+                continue
+            tiles = blockers | {t for t, _ in sharers}
+            others = {other for u in tiles if cells[u] is not None for other in cell_corners(cells[u])} - {point}
+            pairs = np.array([(n, m) for n in better for m in range(numbers)])
+            best_gain, best_tiles, best_after = 0.0, [], None
+            for other in others:
+                gain, moved, after = chosen.best_renumbering([sharers, at_point[other]], pairs, base, best_gain)
+                if after is not None:
+                    best_gain, best_tiles, best_after = gain, moved, after
+            if best_after is not None:
+                for t, reading in zip(best_tiles, best_after):
+                    chosen.set(t, int(reading))
+                changed = True
+        return changed
 
     greedy = _Chosen(np.full(len(cells), -1), readings, tile_of_reading, partners, penalty)
     for t in order:
         greedy.set(t, int(greedy.scores(t, base[t]).argmax()))
     chosen = search(greedy, tile_moves=False)
-    if any(chosen.in_trouble(t, foreign) for t in order):
-        # A constraint is still broken: search again, from every lattice point's consensus (the
-        # number its corners together find likeliest: it pools up to six corners' evidence), and
-        # let every board tile in trouble change its three points at once (two misread points of
-        # one tile cannot be mended one point at a time). The better of the two searches is kept.
+    if shared_points:
+        # Search again, from every lattice point's consensus (the number its corners together find
+        # likeliest: it pools up to six corners' evidence), and let every board tile in trouble
+        # change its three points at once (two misread points of one tile cannot be mended one
+        # point at a time). A search can end on a board that breaks no constraint yet is not the
+        # likeliest, so the better of the two is kept; where the consensus is the first search's
+        # end and nothing is broken, the second has nowhere to go.
         consensus = _Chosen(np.full(len(cells), -1), readings, tile_of_reading, partners, penalty)
         point_number = {
             point: int(sum(log_p[t, i] for t, i in sharers).argmax()) for point, sharers in at_point.items()
@@ -148,7 +181,10 @@ def decode(
             else:
                 a, b, c = (point_number[point] for point in cell_corners(cells[t]))
                 consensus.set(t, (a * numbers + b) * numbers + c)
-        searched = search(consensus, tile_moves=True)
+        settled = np.array_equal(consensus.choice, chosen.choice) and not any(
+            chosen.in_trouble(t, foreign) for t in order
+        )
+        searched = chosen if settled else search(consensus, tile_moves=True)
         if searched.total(base, shared_points) > chosen.total(base, shared_points):
             chosen = searched
     choice = chosen.choice
@@ -235,6 +271,18 @@ class _Chosen:
         now. A number misread at a point shared by several tiles cannot be undone one tile at a
         time: each tile alone would then break with all its partners; nor, when a tile's
         neighbours misread two of its points, one point at a time."""
+        _, tiles, after = self.best_renumbering(points, candidates, base)
+        if after is None:
+            return False
+        for t, reading in zip(tiles, after):
+            self.set(t, int(reading))
+        return True
+
+    def best_renumbering(
+        self, points: list[list[tuple[int, int]]], candidates: np.ndarray, base: np.ndarray, floor: float = 0.0
+    ) -> tuple[float, list[int], np.ndarray | None]:
+        """``renumber``'s best row, unapplied: its gain, the tiles it changes and their readings
+        (None where no row gains more than ``floor``)."""
         tiles = sorted({t for sharers in points for t, _ in sharers})
         column = {t: k for k, t in enumerate(tiles)}
         before = self.choice[tiles]
@@ -249,18 +297,31 @@ class _Chosen:
         gains = base[tiles, after].sum(1) - base[tiles, before].sum() + self.penalty * disagreeing
         # Duplicates can fall by at most the repeated tiles here: a bound that skips most candidates.
         repeated = int((self.shown[self.tile_of_reading[before]] > 1).sum())
-        best_gain, best_after = 0.0, None
+        best_gain, best_after = floor, None
         for k in np.argsort(-gains):
             if gains[k] + self.penalty * repeated <= best_gain + 1e-9:
                 break
             gain = gains[k] - self.penalty * self._duplicates_added(before, after[k])
             if gain > best_gain + 1e-9:
                 best_gain, best_after = gain, after[k]
-        if best_after is None:
-            return False
-        for t, reading in zip(tiles, best_after):
-            self.set(t, int(reading))
-        return True
+        return best_gain, tiles, best_after
+
+    def blocked(self, sharers: list[tuple[int, int]], base: np.ndarray) -> tuple[list[int], set[int]]:
+        """The numbers that would read better at a lattice point (its (tile, corner) sharers) but
+        repeat a set tile shown away from it, and the tiles showing those."""
+        tiles, corners = [t for t, _ in sharers], np.array([i for _, i in sharers])
+        now = self.choice[tiles]
+        digit = self.readings[now, corners]
+        changed = now + (np.arange(self.numbers)[:, None] - digit) * self.numbers ** (2 - corners)  # (numbers, sharers)
+        better = base[tiles, changed].sum(1) > base[tiles, now].sum() + 1e-9
+        here = set(self.tile_of_reading[now].tolist())
+        numbers, blockers = [], set()
+        for number in np.nonzero(better)[0]:
+            repeated = [i for i in set(self.tile_of_reading[changed[number]].tolist()) - here if self.shown[i] > 0]
+            if repeated:
+                numbers.append(int(number))
+                blockers |= set(np.nonzero(np.isin(self.tile_of_reading[self.choice], repeated))[0].tolist())
+        return numbers, blockers - set(tiles)
 
     def point_confidences(self, at_point: dict, base: np.ndarray) -> dict[tuple[int, int], float]:
         """For each shared lattice point whose tiles agree, the share of the probability its number
@@ -298,13 +359,14 @@ class _Chosen:
     def _duplicates_added(self, before: np.ndarray, after: np.ndarray) -> int:
         """How many more tiles would repeat a set tile already shown, were ``before`` readings
         replaced by ``after``."""
-        shown = self.shown.copy()
-        ids_before, ids_after = self.tile_of_reading[before], self.tile_of_reading[after]
-        touched = np.union1d(ids_before, ids_after)
-        excess_before = np.maximum(shown[touched] - 1, 0).sum()
-        np.subtract.at(shown, ids_before, 1)
-        np.add.at(shown, ids_after, 1)
-        return int(np.maximum(shown[touched] - 1, 0).sum() - excess_before)
+        change = collections.Counter(self.tile_of_reading[after].tolist())
+        change.subtract(self.tile_of_reading[before].tolist())
+        added = 0
+        for tile, more in change.items():
+            if more:
+                now = int(self.shown[tile])
+                added += max(now + more - 1, 0) - max(now - 1, 0)
+        return added
 
 
 def _expected_readings(expected: Sequence[tuple[int, int, int] | None], tiles: int, numbers: int) -> np.ndarray:
