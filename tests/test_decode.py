@@ -25,6 +25,17 @@ def numbers(decoded):
     return [d.numbers for d in decoded]
 
 
+def _board_by_point(seed, tiles):
+    """A random board's cells, numbers, and each lattice point's (tile, corner) sharers."""
+    board = random_board(seed, tiles)
+    cells = [p.cell for p in board.placements]
+    sharers = {}
+    for t, cell in enumerate(cells):
+        for i, point in enumerate(cell_corners(cell)):
+            sharers.setdefault(point, []).append((t, i))
+    return cells, [p.corners for p in board.placements], sharers
+
+
 def test_clean_board_reads_back_exactly():
     board = random_board(4, 40)
     truth = [p.corners for p in board.placements]
@@ -106,13 +117,7 @@ def test_a_point_misread_by_its_surest_tile_is_renumbered_for_all_its_tiles():
     # Corner by corner, the tiles at one lattice point favour the truth there (0.7 against 0.3),
     # but the surest of them reads another number (0.9): chosen first, it would lead each of the
     # others astray, as no tile alone can break with all its partners.
-    board = random_board(0, 30)
-    cells = [p.cell for p in board.placements]
-    truth = [p.corners for p in board.placements]
-    sharers = {}
-    for t, cell in enumerate(cells):
-        for i, point in enumerate(cell_corners(cell)):
-            sharers.setdefault(point, []).append((t, i))
+    cells, truth, sharers = _board_by_point(0, 30)
     point = (0, 0)  # six tiles meet there; reading 5 for its 4 at all six still gives six set tiles, none twice
     right, wrong = 4, 5
     probs = confident(truth)
@@ -262,13 +267,7 @@ def test_two_points_that_only_change_together_are_renumbered_together():
     # started again from each point's consensus), 7 of these 26 boards decoded wrong.
     cases = 0
     for seed in range(100):
-        board = random_board(seed, 30)
-        cells = [p.cell for p in board.placements]
-        truth = [p.corners for p in board.placements]
-        sharers = {}
-        for t, cell in enumerate(cells):
-            for i, point in enumerate(cell_corners(cell)):
-                sharers.setdefault(point, []).append((t, i))
+        cells, truth, sharers = _board_by_point(seed, 30)
         number = {point: truth[t][i] for point, ((t, i), *_) in sharers.items()}
         points = [point for point, here in sharers.items() if len(here) >= 3]
         for first, second in itertools.permutations(points, 2):
