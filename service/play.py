@@ -80,6 +80,11 @@ def load_told(path: str | Path) -> list[dict]:
     return told
 
 
+def _without_frame(event: dict) -> dict:
+    """A told event as the game takes it: without the frame it happens at."""
+    return {key: value for key, value in event.items() if key != "frame"}
+
+
 def play(
     session: GameSession,
     reader,
@@ -108,7 +113,7 @@ def play(
                 break  # the camera has not committed this placement yet
             if event["kind"] != "place":
                 try:
-                    entry = session.apply({k: v for k, v in event.items() if k != "frame"})
+                    entry = session.apply(_without_frame(event))
                     message = entry["description"] if entry else "undone"
                     if save:
                         save(session)
@@ -147,7 +152,7 @@ def compare_with_told(game: Game, told: Sequence[dict]) -> ComparisonWithTold | 
     lattice frame of its own."""
     if told_opener(told) is None:
         return None
-    events = [event_from_dict({key: value for key, value in e.items() if key != "frame"}) for e in told]
+    events = [event_from_dict(_without_frame(event)) for event in told]
     script = Game(game.players, game.rules, events)
 
     def placements(log) -> list[tuple]:

@@ -101,7 +101,9 @@ def decode(
         if cell is not None:
             for i, point in enumerate(cell_corners(cell)):
                 at_point.setdefault(point, []).append((t, i))
-    shared_points = [sharers for sharers in at_point.values() if len(sharers) > 1]
+    shared_at = [point for point, sharers in at_point.items() if len(sharers) > 1]
+    lone_at = [point for point, sharers in at_point.items() if len(sharers) == 1]
+    shared_points = [at_point[point] for point in shared_at]
     partners = [[[] for _ in range(3)] for _ in cells]
     for sharers in at_point.values():
         for t, i in sharers:
@@ -127,9 +129,7 @@ def decode(
                 likeliest = readings[np.argsort(-base[t])[:TILE_MOVE_READINGS]]
                 changed |= chosen.renumber([at_point[point] for point in cell_corners(cells[t])], likeliest, base)
             if not changed:  # shared points first: their numbers have the most evidence
-                changed = unblock(chosen, [p for p in at_point if len(at_point[p]) > 1]) or unblock(
-                    chosen, [p for p in at_point if len(at_point[p]) == 1]
-                )
+                changed = unblock(chosen, shared_at) or unblock(chosen, lone_at)
             if not changed:
                 return chosen
         return chosen
