@@ -16,11 +16,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from engine.game import EndRound, Game, IllegalEvent, Place, event_from_dict, event_to_dict
 from engine.lattice import Cell
 from engine.rules import get_rules
 from engine.svg import board_svg
-from service.live import LiveSettings, LiveTable, TableView, Verdict, judge_view
+from service.live import LiveSettings, LiveTable, TableView, Verdict
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -148,7 +150,7 @@ class GameSession:
             opener = 0
         if still:
             self.table.shown = view
-            verdict = judge_view(view.board, view.loose, state, rules, opener, self.trusted)
+            verdict = self.table.judge(view, state, rules, opener, self.trusted)
         else:
             verdict = self.table.observe(view, state, rules, now, opener, self.trusted)
         entry = None
@@ -187,9 +189,17 @@ class GameSession:
 def view_of(reading) -> TableView:
     """The live table's view of a reading: joined tiles, and the numbers of the loose face-up
     tiles (the reader leaves out those it could not read surely; only the opening tile of a
-    round is looked for among them)."""
+    round is looked for among them), with where the joined and the unread tiles lie."""
     loose = tuple(t.numbers for t in reading.tiles if t.cell is None)
-    return TableView(reading.board, loose, reading)
+    loose_at = tuple(_centre(t.corners) for t in reading.tiles if t.cell is None)
+    unread_at = tuple(_centre(corners) for corners in reading.unread)
+    board_at = tuple((t.cell, _centre(t.corners)) for t in reading.tiles if t.cell is not None)
+    return TableView(reading.board, loose, reading, loose_at, unread_at, board_at)
+
+
+def _centre(corners) -> tuple[float, float]:
+    x, y = np.mean(corners, axis=0)
+    return float(x), float(y)
 
 
 class GameStore:

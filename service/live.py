@@ -11,6 +11,12 @@ a row and for a moment of time; then it is compared with the game's board:
 - anything else (two new tiles, a moved tile, a misread that breaks the rules): out of sync, with
   a message, until the table matches again or a player corrects the game.
 
+Before a round's first tile, one tile alone on the table opens it. Alone, a tile has no neighbour
+to confirm its numbers, so the reader may find it yet not read it surely (or read it differently
+from frame to frame, so that no view holds); the table remembers where it lay, and once the next
+tile joins it the two are read together and played in turn, the one that lay there first for the
+opener.
+
 The view that last counted is what the overlay shows, so a static board never flickers; and
 while the picture stays as it was when that view counted, frames are not read again (but for a
 refresh now and then), so a quiet table costs almost nothing. This module knows boards, not
@@ -38,6 +44,7 @@ Need = Literal["moving", "unchanged", "read"]
 THUMBNAIL = (160, 120)  # a 30-pixel tile of a 1280-pixel frame still covers several thumbnail pixels
 CHANGE_LEVEL = 24  # grey levels a thumbnail pixel must change by to count (noise is averaged away)
 SETTLED = ("in_sync", "covered", "out_of_sync", "round_over")  # verdicts that hold until the table changes
+PixelPoint = tuple[float, float]
 
 
 @dataclass(frozen=True)
@@ -55,11 +62,16 @@ class LiveSettings:
 @dataclass(frozen=True)
 class TableView:
     """What one frame shows: the joined tiles in the reading's own lattice frame, the numbers of
-    face-up loose tiles, and the reading itself (opaque here; it is what the overlay draws)."""
+    face-up loose tiles, and the reading itself (opaque here; it is what the overlay draws). For
+    the opening tile, also where in the picture the joined tiles and the tiles found but not read
+    surely lie."""
 
     board: Board
     loose: tuple[tuple[int, int, int], ...] = ()
     reading: object = None
+    loose_at: tuple[PixelPoint, ...] = ()  # the centre of each loose tile, as ``loose``
+    unread_at: tuple[PixelPoint, ...] = ()  # the centre of each tile found but not read surely
+    board_at: tuple[tuple[Cell, PixelPoint], ...] = ()  # the centre of each joined tile
 
     @property
     def signature(self) -> tuple[frozenset, tuple]:
@@ -94,16 +106,20 @@ def judge_view(
     rules: Rules,
     opener: int = 0,
     trusted: Collection[Cell] = (),
+    unread: int = 0,
+    opening: Cell | None = None,
 ) -> Verdict:
     """Compare a still table with the game. ``opener`` plays the round's first tile (the camera
     cannot tell who it was); ``trusted`` cells were corrected by hand, so whatever the camera
-    reads there is taken to be the game's tile."""
+    reads there is taken to be the game's tile. Before the first tile: ``unread``, how many tiles
+    the reader found but could not read surely; ``opening``, the cell of the joined tile that lay
+    alone on the table before (unread), which opens the round."""
     if state.phase == "over":
         return Verdict("round_over", "the game is over")
     if state.phase == "settling":
         return Verdict("round_over", f"round {state.round} is over: give the rack totals to settle it")
     if not len(state.board):
-        return _opening(board, loose, state, rules, opener)
+        return _opening(board, loose, state, rules, opener, unread, opening)
     mapping = frame_map(board, state.board)
     if mapping is None:
         if not len(board):
@@ -136,15 +152,27 @@ def judge_view(
     return _try_place(added[0], state, rules, opener)
 
 
-def _opening(board, loose, state: GameState, rules: Rules, opener: int) -> Verdict:
-    if len(board) > 1:
-        return Verdict("out_of_sync", f"the table shows {len(board)} joined tiles before the round has begun: clear it")
-    if len(board) == 1:
+def _opening(board, loose, state: GameState, rules: Rules, opener: int, unread: int, opening: Cell | None) -> Verdict:
+    if len(board) == 2 and opening in board:
+        first = board.by_cell[opening]  # the next tile follows from the next view, as any other
+    elif len(board) > 1:
+        return Verdict(
+            "out_of_sync",
+            f"the table shows {len(board)} joined tiles before the round has begun: "
+            "enter the opening tile by hand, or clear the table",
+        )
+    elif len(board) == 1:
         first = board.placements[0]
     elif len(loose) == 1:
         first = PlacedTile((0, 0), loose[0])  # one tile alone on the table opens; its frame is ours to pick
     elif loose:
         return Verdict("settling", f"{len(loose)} loose tiles: the opening tile is played alone")
+    elif unread:
+        return Verdict(
+            "out_of_sync",
+            "a tile on the table cannot be read surely: bring the camera closer or enter the opening tile "
+            "by hand, or play the next tile beside it (the two are read together)",
+        )
     else:
         return Verdict("in_sync", f"round {state.round}: waiting for the opening tile")
     return _try_place(first, state, rules, opener)
@@ -173,6 +201,7 @@ class LiveTable:
     _candidate: tuple | None = None
     _count: int = 0
     _since: float = 0.0
+    _lone_tile_at: PixelPoint | None = None  # where a tile lay alone before the round began
 
     def need(self, image: np.ndarray, now: float) -> Need:
         """Whether a frame must be read: not while the picture moves, nor while it stays as it
@@ -201,11 +230,37 @@ class LiveTable:
         self._count += 1
         held = now - self._since + 1e-6  # frame times such as 3 / 5 and 5 / 5 are not exact
         if self._count < self.settings.still_frames or held < self.settings.still_seconds:
+            self._remember_lone_tile(view, state)  # a lone tile read now and then unread never holds
             return Verdict("settling", "waiting for the table to stay still")
         self.shown = view
-        verdict = judge_view(view.board, view.loose, state, rules, opener, trusted)
+        verdict = self.judge(view, state, rules, opener, trusted)
         if verdict.status in SETTLED:
             self._reference, self._read_at = self._previous, now
         else:
             self._reference = None
         return verdict
+
+    def judge(self, view: TableView, state: GameState, rules: Rules, opener: int = 0, trusted=()) -> Verdict:
+        """``judge_view`` for a view that counts. Before the round's first tile, where a lone tile
+        lay is remembered, so that once the next tile joins it the one that lay first opens."""
+        self._remember_lone_tile(view, state)
+        opening = None
+        if self._lone_tile_at is not None and len(view.board) == 2:
+            opening = _tile_at(view.board_at, self._lone_tile_at)
+        return judge_view(view.board, view.loose, state, rules, opener, trusted, len(view.unread_at), opening)
+
+    def _remember_lone_tile(self, view: TableView, state: GameState) -> None:
+        if len(state.board):
+            self._lone_tile_at = None
+        elif not len(view.board) and len(view.loose_at) + len(view.unread_at) == 1:
+            (self._lone_tile_at,) = view.loose_at + view.unread_at
+
+
+def _tile_at(centres: tuple[tuple[Cell, PixelPoint], ...], point: PixelPoint) -> Cell | None:
+    """The cell of the one tile among ``centres`` lying where ``point`` is: its centre within a
+    third of the distance to the next nearest centre (the camera may have moved a little)."""
+    if len(centres) < 2:
+        return None
+    distances = sorted((float(np.hypot(x - point[0], y - point[1])), cell) for cell, (x, y) in centres)
+    (nearest, cell), (next_nearest, _) = distances[:2]
+    return cell if 3 * nearest < next_nearest else None

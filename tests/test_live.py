@@ -90,6 +90,53 @@ def test_the_opening_tile_may_lie_alone_and_opens_for_the_chosen_player():
     assert crowded.status == "out_of_sync"
 
 
+def test_an_opening_tile_read_unsurely_opens_once_the_next_tile_joins_it():
+    # Alone, the opening tile has no neighbour to confirm its numbers and may be left unread;
+    # once the next tile joins it the two are read together, and the one that lay there first
+    # is the opener's. The cells are the camera's own frame, the centres pixels.
+    game = Game(["Ann", "Bob", "Cy"], RULES)
+    pair = random_board(1, 2, "pressman-us").moved(CAMERA)
+    first, second = pair.placements
+    unread = TableView(Board(), unread_at=((400.0, 300.0),))
+    joined = TableView(pair, board_at=((second.cell, (430.0, 283.0)), (first.cell, (402.0, 299.0))))
+    table = LiveTable()
+    waiting = table.judge(unread, game.state, RULES, opener=1)
+    assert waiting.status == "out_of_sync" and "cannot be read surely" in waiting.message
+    opened = table.judge(joined, game.state, RULES, opener=1)
+    assert opened.status == "placed" and opened.placement == Place(1, first.cell, first.corners)
+    game.apply(opened.placement)
+    answered = table.judge(joined, game.state, RULES, opener=1)
+    assert answered.status == "placed" and answered.placement.player == 2
+    assert answered.placement.corners in {second.corners[i:] + second.corners[:i] for i in range(3)}
+
+
+def test_an_opening_tile_read_differently_from_frame_to_frame_opens_once_joined():
+    game = Game(["Ann", "Bob"], RULES)
+    pair = random_board(1, 2, "pressman-us")
+    first, second = pair.placements
+    read, unread = (
+        TableView(Board(), ((3, 0, 0),), loose_at=((400.0, 300.0),)),
+        TableView(Board(), unread_at=((401.0, 300.0),)),
+    )
+    joined = TableView(pair, board_at=((first.cell, (402.0, 299.0)), (second.cell, (430.0, 283.0))))
+    table = LiveTable(LiveSettings(still_frames=2, still_seconds=0.0))
+    assert {table.observe(read if t % 2 else unread, game.state, RULES, t).status for t in range(6)} == {"settling"}
+    verdicts = [table.observe(joined, game.state, RULES, t, opener=1) for t in (6, 7)]
+    assert verdicts[-1].placement == Place(1, first.cell, first.corners)
+
+
+def test_two_joined_tiles_before_the_round_begins_wait_unless_one_lay_there_unread():
+    game = Game(["Ann", "Bob"], RULES)
+    pair = random_board(1, 2, "pressman-us")
+    first, second = pair.placements
+    joined = TableView(pair, board_at=((first.cell, (402.0, 299.0)), (second.cell, (430.0, 283.0))))
+    never_seen = LiveTable().judge(joined, game.state, RULES)
+    assert never_seen.status == "out_of_sync" and "enter the opening tile by hand" in never_seen.message
+    between = LiveTable()
+    between.judge(TableView(Board(), unread_at=((416.0, 291.0),)), game.state, RULES)  # under neither tile
+    assert between.judge(joined, game.state, RULES).status == "out_of_sync"
+
+
 def test_a_round_waiting_to_be_settled_commits_nothing(grown):
     game = game_with(Board(grown.placements[:2]), players=2)
     settling = replace(game.state, phase="settling")
@@ -179,3 +226,44 @@ def test_a_live_game_reads_each_frame_expecting_its_own_board():
 
     session.look(Recorder(), np.zeros((8, 8, 3), np.uint8), 0.0, still=True)
     assert told["known"] == session.game.state.board and len(told["known"]) == 6
+
+
+def test_a_session_places_an_opening_tile_first_seen_unread():
+    # The same through a game session and photos: where the reader left a tile unread is where
+    # it looks once two tiles are joined (view_of gives each tile's centre in the picture).
+    from service.games import GameSession
+    from vision.records import Reading, ReadTile
+
+    pair = random_board(3, 2, "pressman-us")
+    first, second = pair.placements
+    outline = np.array([[380.0, 310.0], [400.0, 275.0], [420.0, 310.0]])
+    beside = outline + (20.0, -12.0)
+    readings = [
+        Reading(None, 800, 600, (), (), (outline,), (), None, {}, ()),
+        Reading(
+            None,
+            800,
+            600,
+            (
+                ReadTile(second.cell, beside, second.corners, (0.9,) * 3, True, False),
+                ReadTile(first.cell, outline + 1.5, first.corners, (0.8,) * 3, True, False),
+            ),
+            (),
+            (),
+            (),
+            None,
+            {},
+            (),
+        ),
+    ]
+
+    class Photos:
+        def read(self, pixels, rules=None, known=None):
+            return readings.pop(0) if len(readings) > 1 else readings[0]
+
+    session = GameSession("g", Game(["Ann", "Bob"], RULES), 0.0)
+    photo = np.zeros((600, 800, 3), np.uint8)
+    assert session.look(Photos(), photo, 0.0, still=True)["status"] == "out_of_sync"
+    assert session.look(Photos(), photo, 1.0, still=True)["placed"]["event"]["player"] == 0
+    assert session.look(Photos(), photo, 2.0, still=True)["placed"]["event"]["player"] == 1
+    assert [p.tile for p in session.game.state.board.placements] == [first.tile, second.tile]

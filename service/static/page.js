@@ -177,7 +177,11 @@ $("settle").onsubmit = (e) => {
 $("correct").onsubmit = (e) => {
   e.preventDefault();
   const numbers = (text) => text.split(",").map((n) => Number(n.trim()));
-  event({ kind: "correct", cell: numbers($("correct-cell").value), corners: numbers($("correct-corners").value) });
+  const tile = { cell: numbers($("correct-cell").value), corners: numbers($("correct-corners").value) };
+  if (e.submitter && e.submitter.value === "place") {
+    // The round's first tile is the chosen opener's; any later one, whoever's turn it is.
+    event({ kind: "place", ...tile, ...(game && game.turn === null ? { player: Number($("opener").value || 0) } : {}) });
+  } else event({ kind: "correct", ...tile });
 };
 $("photo-form").onsubmit = async (e) => {
   e.preventDefault();
