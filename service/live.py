@@ -44,6 +44,7 @@ Need = Literal["moving", "unchanged", "read"]
 THUMBNAIL = (160, 120)  # a 30-pixel tile of a 1280-pixel frame still covers several thumbnail pixels
 CHANGE_LEVEL = 24  # grey levels a thumbnail pixel must change by to count (noise is averaged away)
 SETTLED = ("in_sync", "covered", "out_of_sync", "round_over")  # verdicts that hold until the table changes
+LEAD = 2  # readings by which a view must outnumber any other, since the picture moved, to hold
 PixelPoint = tuple[float, float]
 
 
@@ -201,16 +202,21 @@ class LiveTable:
     _candidate: tuple | None = None
     _count: int = 0
     _since: float = 0.0
+    # Since the picture last moved: per signature, how many readings showed it, the time of the
+    # first and the latest view showing it.
+    _seen: dict = field(default_factory=dict)
     _lone_tile_at: PixelPoint | None = None  # where a tile lay alone before the round began
 
     def need(self, image: np.ndarray, now: float) -> Need:
         """Whether a frame must be read: not while the picture moves, nor while it stays as it
-        was when the last settled verdict was reached (until a refresh is due)."""
+        was when the last settled verdict was reached (until a refresh is due). Once it has
+        moved (a hand came and went), still frames are read until a verdict settles again: a
+        small tile the hand left may change too few thumbnail pixels to tell."""
         small = thumbnail(image)
         moving = changed_pixels(self._previous, small) >= self.settings.changed_pixels
         self._previous = small
         if moving:
-            self._candidate, self._count = None, 0
+            self._candidate, self._count, self._seen, self._reference = None, 0, {}, None
             return "moving"
         unchanged = changed_pixels(self._reference, small) < self.settings.changed_pixels
         if unchanged and now - self._read_at < self.settings.refresh_seconds:
@@ -224,21 +230,41 @@ class LiveTable:
     def observe(
         self, view: TableView, state: GameState, rules: Rules, now: float, opener: int = 0, trusted=()
     ) -> Verdict:
-        """Feed one still frame's view; the verdict once it has held, else 'settling'."""
+        """Feed one still frame's view; the verdict once a view has held, else 'settling'. A view
+        holds when the reader shows the same tiles in ``still_frames`` readings in a row spanning
+        ``still_seconds``, or, since the picture last moved, in that many readings over that time
+        and in ``LEAD`` more than any other view (a tile read one way, then another, then the
+        first way twice is read as most readings have it, instead of never; two views read in
+        turn hold neither)."""
         if view.signature != self._candidate:
             self._candidate, self._count, self._since = view.signature, 0, now
         self._count += 1
-        held = now - self._since + 1e-6  # frame times such as 3 / 5 and 5 / 5 are not exact
-        if self._count < self.settings.still_frames or held < self.settings.still_seconds:
+        readings, first, _ = self._seen.get(view.signature, (0, now, None))
+        self._seen[view.signature] = (readings + 1, first, view)
+        counted = view if self._held(self._count, self._since, now) else self._most_seen(now)
+        if counted is None:
             self._remember_lone_tile(view, state)  # a lone tile read now and then unread never holds
             return Verdict("settling", "waiting for the table to stay still")
-        self.shown = view
-        verdict = self.judge(view, state, rules, opener, trusted)
+        self.shown = counted
+        verdict = self.judge(counted, state, rules, opener, trusted)
         if verdict.status in SETTLED:
             self._reference, self._read_at = self._previous, now
         else:
             self._reference = None
         return verdict
+
+    def _held(self, readings: int, since: float, now: float) -> bool:
+        held = now - since + 1e-6  # frame times such as 3 / 5 and 5 / 5 are not exact
+        return readings >= self.settings.still_frames and held >= self.settings.still_seconds
+
+    def _most_seen(self, now: float) -> TableView | None:
+        """The view shown by the most readings since the picture last moved, if it holds and
+        leads every other view by ``LEAD`` readings."""
+        ranked = sorted(self._seen.values(), key=lambda entry: entry[0], reverse=True)
+        readings, first, view = ranked[0]
+        if len(ranked) > 1 and ranked[1][0] + LEAD > readings:
+            return None
+        return view if self._held(readings, first, now) else None
 
     def judge(self, view: TableView, state: GameState, rules: Rules, opener: int = 0, trusted=()) -> Verdict:
         """``judge_view`` for a view that counts. Before the round's first tile, where a lone tile

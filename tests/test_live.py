@@ -120,7 +120,8 @@ def test_an_opening_tile_read_differently_from_frame_to_frame_opens_once_joined(
     )
     joined = TableView(pair, board_at=((first.cell, (402.0, 299.0)), (second.cell, (430.0, 283.0))))
     table = LiveTable(LiveSettings(still_frames=2, still_seconds=0.0))
-    assert {table.observe(read if t % 2 else unread, game.state, RULES, t).status for t in range(6)} == {"settling"}
+    statuses = {table.observe(read if t % 2 else unread, game.state, RULES, t).status for t in range(6)}
+    assert "placed" not in statuses  # neither reading holds: 3-0-0 is never committed
     verdicts = [table.observe(joined, game.state, RULES, t, opener=1) for t in (6, 7)]
     assert verdicts[-1].placement == Place(1, first.cell, first.corners)
 
@@ -148,13 +149,23 @@ def test_a_view_counts_only_after_holding_for_frames_and_time(grown):
     game = game_with(Board(grown.placements[:11]))
     table = LiveTable(LiveSettings(still_frames=3, still_seconds=0.4))
     after, before = TableView(grown.moved(CAMERA)), TableView(game.state.board)
-    statuses = [table.observe(after, game.state, RULES, t).status for t in (0.0, 0.2)]
-    assert statuses == ["settling", "settling"] and table.shown is None
-    assert table.observe(before, game.state, RULES, 0.3).status == "settling"  # a change starts over
-    assert table.observe(after, game.state, RULES, 0.4).status == "settling"
-    assert table.observe(after, game.state, RULES, 0.6).status == "settling"
-    assert table.observe(after, game.state, RULES, 0.8).status == "placed"
+    statuses = [table.observe(after, game.state, RULES, t).status for t in (0.0, 0.1, 0.2)]
+    assert statuses == ["settling"] * 3 and table.shown is None  # three readings, but not 0.4 s
+    assert table.observe(after, game.state, RULES, 0.4).status == "placed"
     assert table.shown is after
+    table.need(np.zeros((60, 80), np.uint8), 0.5)  # the picture moves: what was read before no longer counts
+    table.need(np.zeros((60, 80), np.uint8), 0.6)
+    statuses = [table.observe(after if t != 0.9 else before, game.state, RULES, t).status for t in (0.7, 0.9, 1.1)]
+    assert statuses == ["settling"] * 3  # a change starts the readings in a row over
+    assert table.observe(after, game.state, RULES, 1.3).status == "placed"  # ... but most readings show this
+
+
+def test_a_view_read_as_often_as_another_never_counts(grown):
+    game = game_with(Board(grown.placements[:11]))
+    table = LiveTable(LiveSettings(still_frames=2, still_seconds=0.0))
+    after, before = TableView(grown.moved(CAMERA)), TableView(game.state.board)
+    statuses = {table.observe(after if t % 2 else before, game.state, RULES, t).status for t in range(1, 9)}
+    assert statuses == {"settling"}
 
 
 def test_a_flickering_reading_never_replaces_the_view_shown(grown):
@@ -207,6 +218,14 @@ def test_frames_are_read_only_when_the_picture_may_have_changed(grown):
     table.observe(view, game.state, RULES, 2.5)
     table.forget()  # the game changed through a button: read afresh
     assert table.need(moved, 2.6) == "read"
+    for t in (2.7, 2.8):
+        table.observe(view, game.state, RULES, t)
+    assert table.need(moved, 2.9) == "unchanged"
+    # A hand comes and goes: the picture looks as before (a small tile may change too few
+    # thumbnail pixels to tell), but it is read until a verdict settles again.
+    assert table.need(picture, 3.0) == "moving"
+    assert table.need(moved, 3.1) == "moving"
+    assert table.need(moved, 3.2) == "read"
 
 
 def test_a_live_game_reads_each_frame_expecting_its_own_board():
