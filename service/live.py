@@ -266,7 +266,9 @@ class LiveTable:
             return None
         return view if self._held(readings, first, now) else None
 
-    def judge(self, view: TableView, state: GameState, rules: Rules, opener: int = 0, trusted=()) -> Verdict:
+    def judge(
+        self, view: TableView, state: GameState, rules: Rules, opener: int = 0, trusted: Collection[Cell] = ()
+    ) -> Verdict:
         """``judge_view`` for a view that counts. Before the round's first tile, where a lone tile
         lay is remembered, so that once the next tile joins it the one that lay first opens."""
         self._remember_lone_tile(view, state)

@@ -22,7 +22,7 @@ from vision.find import (
 )
 from vision.lattice import fit_lattice
 from vision.reader import (
-    _blank_and_loose,
+    _blank_apart,
     _coloured_like,
     _face_down,
     _like_the_read_tiles,
@@ -385,7 +385,7 @@ def _corner_probabilities(*numbers: int, sure: float = 0.9) -> np.ndarray:
 
 def _face_down_by_name(tiles: dict) -> dict:
     probabilities = np.array([p for p, _ in tiles.values()])
-    blank = _blank_and_loose(probabilities, [cell for _, cell in tiles.values()])
+    blank = _blank_apart(probabilities, [cell for _, cell in tiles.values()])
     return dict(zip(tiles, _face_down(probabilities, blank).tolist()))
 
 
@@ -396,7 +396,10 @@ def test_blank_backs_are_told_from_face_up_tiles():
         "another pip back": (_corner_probabilities(0, 0, 0, sure=0.7), None),
         "loose 0-0-4": (_corner_probabilities(0, 0, 4), None),
         "0s in the board": (_corner_probabilities(0, 0, 0), (0, 0)),  # the 0-0-0 tile, played
-        "hand over the board": (_corner_probabilities(7, 7, 7), (1, 0)),
+        "0-0-4 beside it": (_corner_probabilities(0, 0, 4), (1, 0)),
+        "hand over the board": (_corner_probabilities(7, 7, 7), (2, 0)),
+        "pip backs touching in the pile": (_corner_probabilities(0, 0, 0), (5, 0)),
+        "and read as a board": (_corner_probabilities(0, 0, 0, sure=0.6), (6, 0)),
         "blurred loose 2-3-5": (_corner_probabilities(2, 3, 5, sure=0.55), None),
     }
     assert _face_down_by_name(tiles) == {
@@ -405,7 +408,10 @@ def test_blank_backs_are_told_from_face_up_tiles():
         "another pip back": True,
         "loose 0-0-4": False,
         "0s in the board": False,
+        "0-0-4 beside it": False,
         "hand over the board": True,
+        "pip backs touching in the pile": True,
+        "and read as a board": True,
         "blurred loose 2-3-5": False,
     }
 

@@ -281,7 +281,7 @@ class Reader:
             probabilities = np.concatenate([probabilities, found_probabilities])
             outlines = np.concatenate([outlines, found_corners])
         lap("complete")
-        blank = _blank_and_loose(probabilities, cells)
+        blank = _blank_apart(probabilities, cells)
         down = _face_down(probabilities, blank)
         face_up = np.nonzero(~down)[0]
         face_down = tuple(outlines[i] for i in np.nonzero(down)[0])
@@ -587,20 +587,47 @@ def _readable(tile: ReadTile) -> bool:
     return tile.cell is not None or tile.confidence >= READ_LOOSE_AT_LEAST
 
 
-def _blank_and_loose(probabilities: np.ndarray, cells: list) -> np.ndarray:
-    """Tiles not joined to the board none of whose corners shows a mark (1 and up): a pip set's
-    0 is a blank corner, so the back of a pip tile reads as 0s, like the 0-0-0 tile face up."""
-    marked = probabilities[:, :, 1:NO_NUMBER].sum(2).max(1)  # the likeliest marked corner
-    return np.array([cell is None for cell in cells], bool) & (marked < SHOWS_A_MARK)
+def _blank_apart(probabilities: np.ndarray, cells: list) -> np.ndarray:
+    """Tiles none of whose corners shows a mark (1 and up), loose or joined only to such tiles: a
+    pip set's 0 is a blank corner, so the back of a pip tile reads as 0s, like the 0-0-0 tile
+    face up. The set has one 0-0-0 tile and every other tile shows a mark, so joined tiles that
+    all show none are backs touching in the pile, not a board; a blank tile in a board that shows
+    marks is the 0-0-0 played. Tiles that look unlike any number (a back, a hand) join no group."""
+    blank = probabilities[:, :, 1:NO_NUMBER].sum(2).max(1) < SHOWS_A_MARK  # by the likeliest marked corner
+    apart = np.ones(len(cells), bool)  # a loose tile is a group of its own
+    for group in _joined_groups(cells, ~_unlike_numbers(probabilities)):
+        apart[group] = blank[group].all()
+    return blank & apart
 
 
-def _face_down(probabilities: np.ndarray, blank_and_loose: np.ndarray) -> np.ndarray:
+def _joined_groups(cells: list, among: np.ndarray) -> list[list[int]]:
+    """The tiles with a cell (of those ``among``) in groups joined through shared lattice points."""
+    group_at: dict = {}
+    groups: dict[int, list[int]] = {}
+    for t, cell in enumerate(cells):
+        if cell is None or not among[t]:
+            continue
+        touching = {group_at[p] for p in cell_corners(cell) if p in group_at}
+        merged = [t] + [u for g in touching for u in groups.pop(g)]
+        groups[t] = merged
+        for u in merged:
+            for p in cell_corners(cells[u]):
+                group_at[p] = t
+    return list(groups.values())
+
+
+def _unlike_numbers(probabilities: np.ndarray) -> np.ndarray:
+    """Tiles whose corners look unlike any number (a printed back, a hand over the board)."""
+    return 1 - probabilities[:, :, NO_NUMBER].mean(1) < FACE_DOWN_BELOW
+
+
+def _face_down(probabilities: np.ndarray, blank_apart: np.ndarray) -> np.ndarray:
     """Which tiles show their blank back (or are no tile: a hand over the board): corners that
-    look unlike any number; or, of the rest, blank loose tiles (``_blank_and_loose``) when there
-    are several (backs come in a pile, and the set has one 0-0-0 tile: a lone one may be that
-    tile, face up)."""
-    unlike_numbers = 1 - probabilities[:, :, NO_NUMBER].mean(1) < FACE_DOWN_BELOW
-    blank = blank_and_loose & ~unlike_numbers
+    look unlike any number; or, of the rest, blank tiles apart from any board (``_blank_apart``)
+    when there are several (backs come in a pile, and the set has one 0-0-0 tile: a lone one may
+    be that tile, face up)."""
+    unlike_numbers = _unlike_numbers(probabilities)
+    blank = blank_apart & ~unlike_numbers
     return unlike_numbers | (blank if blank.sum() > 1 else False)
 
 
