@@ -186,9 +186,9 @@ def validate_board(board: Board, rules: Rules) -> list[Violation]:
     return violations
 
 
-def edge_components(board: Board) -> list[list[Cell]]:
-    """Groups of tiles joined edge to edge, largest first (ties: the one placed first)."""
-    unvisited = dict.fromkeys(p.cell for p in board.placements)
+def edge_components(cells: Iterable[Cell]) -> list[list[Cell]]:
+    """Groups of cells joined edge to edge, largest first (ties: the one given first)."""
+    unvisited = dict.fromkeys(cells)
     components = []
     for start in list(unvisited):
         if start not in unvisited:
@@ -206,7 +206,7 @@ def edge_components(board: Board) -> list[list[Cell]]:
 
 
 def _detached(board: Board) -> list[Violation]:
-    components = edge_components(board)
+    components = edge_components(p.cell for p in board.placements)
     return [
         Violation("no_edge_contact", (cell,), f"{board.by_cell[cell]} is not joined to the board by a full edge")
         for component in components[1:]

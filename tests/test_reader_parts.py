@@ -29,6 +29,7 @@ from vision.reader import (
     _readable,
     _Sight,
     _sized_like_the_board,
+    _unlike_numbers,
     changed_alone,
     frame_map,
     last_placement,
@@ -385,8 +386,9 @@ def _corner_probabilities(*numbers: int, sure: float = 0.9) -> np.ndarray:
 
 def _face_down_by_name(tiles: dict) -> dict:
     probabilities = np.array([p for p, _ in tiles.values()])
-    blank = _blank_apart(probabilities, [cell for _, cell in tiles.values()])
-    return dict(zip(tiles, _face_down(probabilities, blank).tolist()))
+    unlike_numbers = _unlike_numbers(probabilities)
+    blank = _blank_apart(probabilities, [cell for _, cell in tiles.values()], unlike_numbers)
+    return dict(zip(tiles, _face_down(unlike_numbers, blank).tolist()))
 
 
 def test_blank_backs_are_told_from_face_up_tiles():

@@ -23,7 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.board import Board, PlacedTile, validate_board
+from engine.board import Board, PlacedTile, edge_components, validate_board
 from engine.lattice import Cell, LatticeMap, cell_corners, point_xy
 from engine.rules import DEFAULT_PRESET, Rules, get_rules
 from engine.scoring import PlacementResult, judge_placement
@@ -281,8 +281,9 @@ class Reader:
             probabilities = np.concatenate([probabilities, found_probabilities])
             outlines = np.concatenate([outlines, found_corners])
         lap("complete")
-        blank = _blank_apart(probabilities, cells)
-        down = _face_down(probabilities, blank)
+        unlike_numbers = _unlike_numbers(probabilities)
+        blank = _blank_apart(probabilities, cells, unlike_numbers)
+        down = _face_down(unlike_numbers, blank)
         face_up = np.nonzero(~down)[0]
         face_down = tuple(outlines[i] for i in np.nonzero(down)[0])
         up_probabilities, up_corners, up_cells = probabilities[face_up], ordered[face_up], [cells[i] for i in face_up]
@@ -587,33 +588,22 @@ def _readable(tile: ReadTile) -> bool:
     return tile.cell is not None or tile.confidence >= READ_LOOSE_AT_LEAST
 
 
-def _blank_apart(probabilities: np.ndarray, cells: list) -> np.ndarray:
+def _blank_apart(probabilities: np.ndarray, cells: list, unlike_numbers: np.ndarray) -> np.ndarray:
     """Tiles none of whose corners shows a mark (1 and up), loose or joined only to such tiles: a
     pip set's 0 is a blank corner, so the back of a pip tile reads as 0s, like the 0-0-0 tile
     face up. The set has one 0-0-0 tile and every other tile shows a mark, so joined tiles that
     all show none are backs touching in the pile, not a board; a blank tile in a board that shows
     marks is the 0-0-0 played. Tiles that look unlike any number (a back, a hand) join no group."""
     blank = probabilities[:, :, 1:NO_NUMBER].sum(2).max(1) < SHOWS_A_MARK  # by the likeliest marked corner
-    apart = np.ones(len(cells), bool)  # a loose tile is a group of its own
-    for group in _joined_groups(cells, ~_unlike_numbers(probabilities)):
-        apart[group] = blank[group].all()
-    return blank & apart
-
-
-def _joined_groups(cells: list, among: np.ndarray) -> list[list[int]]:
-    """The tiles with a cell (of those ``among``) in groups joined through shared lattice points."""
-    group_at: dict = {}
-    groups: dict[int, list[int]] = {}
+    tiles_at: dict[Cell, list[int]] = {}
     for t, cell in enumerate(cells):
-        if cell is None or not among[t]:
-            continue
-        touching = {group_at[p] for p in cell_corners(cell) if p in group_at}
-        merged = [t] + [u for g in touching for u in groups.pop(g)]
-        groups[t] = merged
-        for u in merged:
-            for p in cell_corners(cells[u]):
-                group_at[p] = t
-    return list(groups.values())
+        if cell is not None and not unlike_numbers[t]:
+            tiles_at.setdefault(cell, []).append(t)
+    apart = np.ones(len(cells), bool)  # a loose tile is a group of its own
+    for group in edge_components(tiles_at):
+        members = [t for cell in group for t in tiles_at[cell]]
+        apart[members] = blank[members].all()
+    return blank & apart
 
 
 def _unlike_numbers(probabilities: np.ndarray) -> np.ndarray:
@@ -621,12 +611,11 @@ def _unlike_numbers(probabilities: np.ndarray) -> np.ndarray:
     return 1 - probabilities[:, :, NO_NUMBER].mean(1) < FACE_DOWN_BELOW
 
 
-def _face_down(probabilities: np.ndarray, blank_apart: np.ndarray) -> np.ndarray:
+def _face_down(unlike_numbers: np.ndarray, blank_apart: np.ndarray) -> np.ndarray:
     """Which tiles show their blank back (or are no tile: a hand over the board): corners that
     look unlike any number; or, of the rest, blank tiles apart from any board (``_blank_apart``)
     when there are several (backs come in a pile, and the set has one 0-0-0 tile: a lone one may
     be that tile, face up)."""
-    unlike_numbers = _unlike_numbers(probabilities)
     blank = blank_apart & ~unlike_numbers
     return unlike_numbers | (blank if blank.sum() > 1 else False)
 
