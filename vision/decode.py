@@ -54,8 +54,8 @@ class DecodedTile:
 
 @functools.cache
 def _readings(max_number: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every clockwise reading (a, b, c) of numbers 0..max_number, at index (a * n + b) * n + c
-    for n numbers (``_Chosen.renumber`` changes digits by that rule); whether no set
+    """Every clockwise reading (a, b, c) of numbers 0..max_number, at ``_index(a, b, c, n)`` for n
+    numbers (``_with_number`` changes one number by that rule); whether no set
     holds it (foreign); and the set tile it shows (rotations share one id; each foreign reading
     gets an id of its own)."""
     readings = np.array(list(itertools.product(range(max_number + 1), repeat=3)), np.int64)
@@ -180,7 +180,7 @@ def decode(
                 consensus.set(t, int(consensus.scores(t, base[t]).argmax()))
             else:
                 a, b, c = (point_number[point] for point in cell_corners(cells[t]))
-                consensus.set(t, (a * numbers + b) * numbers + c)
+                consensus.set(t, _index(a, b, c, numbers))
         settled = np.array_equal(consensus.choice, chosen.choice) and not any(
             chosen.in_trouble(t, foreign) for t in order
         )
@@ -210,6 +210,17 @@ def decode(
             )
         )
     return decoded
+
+
+def _index(a, b, c, numbers: int):
+    """The index of reading (a, b, c) among ``_readings``' for ``numbers`` numbers."""
+    return (a * numbers + b) * numbers + c
+
+
+def _with_number(reading, corner, number, numbers: int):
+    """Reading indices with the number at ``corner`` replaced by ``number`` (arrays broadcast)."""
+    place = numbers ** (2 - corner)
+    return reading + (number - reading // place % numbers) * place
 
 
 class _Chosen:
@@ -292,8 +303,8 @@ class _Chosen:
         for k, sharers in enumerate(points):
             digits = self.readings[self.choice[[t for t, _ in sharers]], [i for _, i in sharers]]
             disagreeing += _disagreeing_pairs(digits)
-            for (t, i), digit in zip(sharers, digits):
-                after[:, column[t]] += (candidates[:, k] - digit) * self.numbers ** (2 - i)
+            for t, i in sharers:
+                after[:, column[t]] = _with_number(after[:, column[t]], i, candidates[:, k], self.numbers)
         gains = base[tiles, after].sum(1) - base[tiles, before].sum() + self.penalty * disagreeing
         # Duplicates can fall by at most the repeated tiles here: a bound that skips most candidates.
         repeated = int((self.shown[self.tile_of_reading[before]] > 1).sum())
@@ -311,8 +322,7 @@ class _Chosen:
         repeat a set tile shown away from it, and the tiles showing those."""
         tiles, corners = [t for t, _ in sharers], np.array([i for _, i in sharers])
         now = self.choice[tiles]
-        digit = self.readings[now, corners]
-        changed = now + (np.arange(self.numbers)[:, None] - digit) * self.numbers ** (2 - corners)  # (numbers, sharers)
+        changed = _with_number(now, corners, np.arange(self.numbers)[:, None], self.numbers)  # (numbers, sharers)
         better = base[tiles, changed].sum(1) > base[tiles, now].sum() + 1e-9
         here = set(self.tile_of_reading[now].tolist())
         numbers, blockers = [], set()
@@ -336,11 +346,11 @@ class _Chosen:
         padded = [sharers + sharers[:1] * (width - len(sharers)) for sharers in shared.values()]
         real = np.array([[k < len(sharers) for k in range(width)] for sharers in shared.values()])
         tile = np.array([[t for t, _ in row] for row in padded])
-        place = numbers ** (2 - np.array([[i for _, i in row] for row in padded]))
+        corner = np.array([[i for _, i in row] for row in padded])
         now = self.choice[tile]
-        digit = (now // place) % numbers
+        digit = self.readings[now, corner]
         # Each sharer's reading with the point's digit replaced by each number: (points, width, numbers).
-        changed = now[..., None] + (np.arange(numbers) - digit[..., None]) * place[..., None]
+        changed = _with_number(now[..., None], corner[..., None], np.arange(numbers), numbers)
         gains = np.where(real[..., None], base[tile[..., None], changed] - base[tile, now][..., None], 0.0)
         # A changed tile that repeats one shown elsewhere pays the penalty: shown by a tile away from
         # this point, or by one here changed the same way before it.
@@ -380,7 +390,7 @@ def _expected_readings(expected: Sequence[tuple[int, int, int] | None], tiles: i
         if len(known) != 3 or not all(0 <= n < numbers for n in known):
             raise ValueError(f"an expected reading is three numbers 0..{numbers - 1}, got {known}")
         a, b, c = known
-        rows[t, (a * numbers + b) * numbers + c] = 1.0
+        rows[t, _index(a, b, c, numbers)] = 1.0
     return rows
 
 
