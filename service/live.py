@@ -1,13 +1,15 @@
 """Live play: from a stream of camera views of the table to committed placements.
 
 The camera is noisy and hands move over the board, so nothing is committed from one frame. A view
-counts once the picture has been still and the reader has seen the same tiles for a few frames in
-a row and for a moment of time; then it is compared with the game's board:
+counts once the picture has been still and the reader has seen the same tiles (which of the
+game's board a frame misses does not matter) for a few frames in a row and for a moment of time;
+then it is compared with the game's board:
 
 - the game's board and nothing else: in sync;
 - the game's board with tiles missing and nothing new: covered (a hand, a cup), wait;
 - the game's board plus exactly one new tile that the rules allow: a placement for the player
-  whose turn it is (the caller applies it to the game);
+  whose turn it is (the caller applies it to the game), even where tiles of the board are
+  missing besides (hidden, or missed by the reader in that frame);
 - anything else (two new tiles, a moved tile, a misread that breaks the rules): out of sync, with
   a message, until the table matches again or a player corrects the game.
 
@@ -74,10 +76,12 @@ class TableView:
     unread_at: tuple[PixelPoint, ...] = ()  # the centre of each tile found but not read surely
     board_at: tuple[tuple[Cell, PixelPoint], ...] = ()  # the centre of each joined tile
 
-    @property
-    def signature(self) -> tuple[frozenset, tuple]:
-        """Equal for two views of the same tiles, whatever lattice frame each reading picked."""
-        return frozenset(p.tile for p in self.board.placements), tuple(sorted(self.loose))
+    def signature(self, board: Board) -> tuple[frozenset, tuple]:
+        """Equal for two views of the same tiles, whatever lattice frame each reading picked and
+        whichever tiles of the game's ``board`` each missed (a hand, or the reader): the tiles
+        joined, together with the board's, and the loose tiles."""
+        tiles = {placed.tile for placed in (*self.board.placements, *board.placements)}
+        return frozenset(tiles), tuple(sorted(self.loose))
 
 
 @dataclass(frozen=True)
@@ -148,9 +152,9 @@ def judge_view(
         return Verdict("in_sync", "the table matches the game")
     if len(added) > 1:
         return Verdict("out_of_sync", f"{len(added)} new tiles at once: take back all but one")
-    if missing:
+    if added[0].tile in {placed.tile for placed in missing}:
         return Verdict("out_of_sync", "a tile of the board has moved: put it back")
-    return _try_place(added[0], state, rules, opener)
+    return _try_place(added[0], state, rules, opener)  # tiles missing besides are hidden, or missed
 
 
 def _opening(board, loose, state: GameState, rules: Rules, opener: int, unread: int, opening: Cell | None) -> Verdict:
@@ -203,7 +207,7 @@ class LiveTable:
     _count: int = 0
     _since: float = 0.0
     # Since the picture last moved: per signature, how many readings showed it, the time of the
-    # first and the latest view showing it.
+    # first, and the fullest view showing it (the latest of those joining the most tiles).
     _seen: dict = field(default_factory=dict)
     _lone_tile_at: PixelPoint | None = None  # where a tile lay alone before the round began
 
@@ -231,17 +235,20 @@ class LiveTable:
         self, view: TableView, state: GameState, rules: Rules, now: float, opener: int = 0, trusted=()
     ) -> Verdict:
         """Feed one still frame's view; the verdict once a view has held, else 'settling'. A view
-        holds when the reader shows the same tiles in ``still_frames`` readings in a row spanning
-        ``still_seconds``, or, since the picture last moved, in that many readings over that time
-        and in ``LEAD`` more than any other view (a tile read one way, then another, then the
-        first way twice is read as most readings have it, instead of never; two views read in
-        turn hold neither)."""
-        if view.signature != self._candidate:
-            self._candidate, self._count, self._since = view.signature, 0, now
+        holds when the reader shows the same tiles (``TableView.signature``: a reading that
+        misses some of the game's board shows the same as one that sees it all, and the fullest
+        of them is judged) in ``still_frames`` readings in a row spanning ``still_seconds``, or,
+        since the picture last moved, in that many readings over that time and in ``LEAD`` more
+        than any other view (a tile read one way, then another, then the first way twice is read
+        as most readings have it, instead of never; two views read in turn hold neither)."""
+        signature = view.signature(state.board)
+        if signature != self._candidate:
+            self._candidate, self._count, self._since = signature, 0, now
         self._count += 1
-        readings, first, _ = self._seen.get(view.signature, (0, now, None))
-        self._seen[view.signature] = (readings + 1, first, view)
-        counted = view if self._held(self._count, self._since, now) else self._most_seen(now)
+        readings, first, fullest = self._seen.get(signature, (0, now, view))
+        fullest = view if len(view.board) >= len(fullest.board) else fullest
+        self._seen[signature] = (readings + 1, first, fullest)
+        counted = fullest if self._held(self._count, self._since, now) else self._most_seen(now)
         if counted is None:
             self._remember_lone_tile(view, state)  # a lone tile read now and then unread never holds
             return Verdict("settling", "waiting for the table to stay still")

@@ -56,6 +56,17 @@ def test_hidden_tiles_wait_and_two_new_tiles_are_out_of_sync(grown):
     assert two_more.status == "out_of_sync" and "2 new tiles" in two_more.message
 
 
+def test_a_new_tile_is_placed_though_tiles_of_the_board_are_missed(grown):
+    game = game_with(Board(grown.placements[:11]))
+    last = grown.placements[11]
+    partly = Board((*grown.placements[2:11], last))  # two tiles of the board hidden, or missed by the reader
+    verdict = judge_view(partly.moved(CAMERA), (), game.state, RULES)
+    assert verdict.status == "placed" and verdict.placement == Place(game.state.turn, last.cell, last.corners)
+    moved = Board((*grown.placements[1:11], PlacedTile(last.cell, grown.placements[0].corners)))
+    verdict = judge_view(moved.moved(CAMERA), (), game.state, RULES)
+    assert verdict.status == "out_of_sync" and "moved" in verdict.message
+
+
 def test_a_misread_tile_is_out_of_sync_until_a_player_corrects_it(grown):
     game = game_with(Board(grown.placements[:11]))
     first = grown.placements[0]
@@ -158,6 +169,18 @@ def test_a_view_counts_only_after_holding_for_frames_and_time(grown):
     statuses = [table.observe(after if t != 0.9 else before, game.state, RULES, t).status for t in (0.7, 0.9, 1.1)]
     assert statuses == ["settling"] * 3  # a change starts the readings in a row over
     assert table.observe(after, game.state, RULES, 1.3).status == "placed"  # ... but most readings show this
+
+
+def test_readings_missing_different_tiles_of_the_board_are_one_view_and_the_fullest_counts(grown):
+    game = game_with(Board(grown.placements[:11]))
+    table = LiveTable(LiveSettings(still_frames=3, still_seconds=0.0))
+    views = [TableView(grown.moved(CAMERA))] + [
+        TableView(Board(tuple(p for i, p in enumerate(grown.placements) if i != missed)).moved(CAMERA))
+        for missed in (3, 5)  # each of these readings misses another tile of the board
+    ]
+    statuses = [table.observe(view, game.state, RULES, t).status for t, view in enumerate(views)]
+    assert statuses == ["settling", "settling", "placed"]
+    assert table.shown is views[0]  # the reading that saw every tile
 
 
 def test_a_view_read_as_often_as_another_never_counts(grown):
