@@ -155,8 +155,7 @@ def decode(
                 if after is not None:
                     best_gain, best_tiles, best_after = gain, moved, after
             if best_after is not None:
-                for t, reading in zip(best_tiles, best_after):
-                    chosen.set(t, int(reading))
+                chosen.set_all(best_tiles, best_after)
                 changed = True
         return changed
 
@@ -239,6 +238,10 @@ class _Chosen:
         self.choice[t] = reading
         self.shown[self.tile_of_reading[reading]] += 1
 
+    def set_all(self, tiles: Sequence[int], readings: Sequence[int]) -> None:
+        for t, reading in zip(tiles, readings):
+            self.set(t, int(reading))
+
     def scores(self, t: int, base: np.ndarray) -> np.ndarray:
         """Tile ``t``'s score for every reading, the other tiles' readings held fixed."""
         mismatches = np.zeros(len(self.readings))
@@ -285,8 +288,7 @@ class _Chosen:
         _, tiles, after = self.best_renumbering(points, candidates, base)
         if after is None:
             return False
-        for t, reading in zip(tiles, after):
-            self.set(t, int(reading))
+        self.set_all(tiles, after)
         return True
 
     def best_renumbering(
