@@ -239,6 +239,11 @@ def test_sequence_frames_video_and_events(tmp_path):
     assert len(events["events"]) == 3 and (folder / "video.avi").stat().st_size > 1000
     counts = [len([t for t in json.loads(f.read_text())["tiles"] if t["cell"] is not None]) for f in frames]
     assert counts[0] == 0 and counts == sorted(counts)
+    # Only the frame of a placement shows a hand; the still board between turns is seen whole.
+    truths = [json.loads(f.read_text()) for f in frames]
+    still = [t for t in truths if not t["studio"]["hand"]]
+    assert len(still) > len(truths) // 2
+    assert not any(c["hidden"] for t in still for tile in t["tiles"] for c in tile["corners"])
     placed = [e for e in events["events"] if e["event"]["kind"] == "place"]
     assert counts[-1] == len(placed)
     board = Board.of([(tuple(e["event"]["cell"]), tuple(e["event"]["corners"])) for e in placed])
