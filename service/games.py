@@ -188,11 +188,15 @@ class GameSession:
 
 def view_of(reading) -> TableView:
     """The live table's view of a reading: joined tiles, and the numbers of the loose face-up
-    tiles (the reader leaves out those it could not read surely; only the opening tile of a
-    round is looked for among them), with where the joined and the unread tiles lie."""
-    loose = tuple(t.numbers for t in reading.tiles if t.cell is None)
-    loose_at = tuple(_centre(t.corners) for t in reading.tiles if t.cell is None)
-    unread_at = tuple(_centre(corners) for corners in reading.unread)
+    tiles, with where the joined and the unread tiles lie. Loose tiles matter only as the
+    round's opening tile, which no neighbour confirms and on which the whole game is built, so
+    one the reader read but flagged unsure counts as unread, as those it left unread do: the
+    table then waits for the next tile, and the two are read together."""
+    sure = [t for t in reading.tiles if t.cell is None and not t.ambiguous]
+    unsure = [t.corners for t in reading.tiles if t.cell is None and t.ambiguous]
+    loose = tuple(t.numbers for t in sure)
+    loose_at = tuple(_centre(t.corners) for t in sure)
+    unread_at = tuple(_centre(corners) for corners in (*reading.unread, *unsure))
     board_at = tuple((t.cell, _centre(t.corners)) for t in reading.tiles if t.cell is not None)
     return TableView(reading.board, loose, reading, loose_at, unread_at, board_at)
 

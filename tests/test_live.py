@@ -270,9 +270,12 @@ def test_a_live_game_reads_each_frame_expecting_its_own_board():
     assert told["known"] == session.game.state.board and len(told["known"]) == 6
 
 
-def test_a_session_places_an_opening_tile_first_seen_unread():
-    # The same through a game session and photos: where the reader left a tile unread is where
-    # it looks once two tiles are joined (view_of gives each tile's centre in the picture).
+@pytest.mark.parametrize("alone", ["unread", "read unsurely"])
+def test_a_session_places_an_opening_tile_first_seen_unread(alone):
+    # The same through a game session and photos: where the reader left a tile unread, or read
+    # it but flagged a number unsure (studio game 1000007's lone 2-2-2 read 0-2-2, one corner
+    # at 0.72, opened the game wrongly), is where it looks once two tiles are joined (view_of
+    # gives each tile's centre in the picture).
     from service.games import GameSession
     from vision.records import Reading, ReadTile
 
@@ -280,8 +283,11 @@ def test_a_session_places_an_opening_tile_first_seen_unread():
     first, second = pair.placements
     outline = np.array([[380.0, 310.0], [400.0, 275.0], [420.0, 310.0]])
     beside = outline + (20.0, -12.0)
+    misread = ReadTile(None, outline, second.corners, (0.72, 1.0, 1.0), True, True)  # a real tile, not this one
     readings = [
-        Reading(None, 800, 600, (), (), (outline,), (), None, {}, ()),
+        Reading(None, 800, 600, (), (), (outline,), (), None, {}, ())
+        if alone == "unread"
+        else Reading(None, 800, 600, (misread,), (), (), (), None, {}, ()),
         Reading(
             None,
             800,
