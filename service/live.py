@@ -10,6 +10,8 @@ then it is compared with the game's board:
 - the game's board plus exactly one new tile that the rules allow: a placement for the player
   whose turn it is (the caller applies it to the game), even where tiles of the board are
   missing besides (hidden, or missed by the reader in that frame);
+- a new tile that repeats a tile the board shows in its own cell, beside one other new tile: a
+  misread (the set has each tile once), and the other is the placement;
 - anything else (two new tiles, a moved tile, a misread that breaks the rules): out of sync, with
   a message, until the table matches again or a player corrects the game.
 
@@ -151,6 +153,12 @@ def judge_view(
             return Verdict("covered", f"{len(missing)} tiles of the board are hidden")
         return Verdict("in_sync", "the table matches the game")
     if len(added) > 1:
+        # The set has each tile once: a new tile showing a tile the board shows in its own cell
+        # is a misread (an outline beside the board read as its neighbours' numbers).
+        in_place = {PlacedTile(cell, corners).tile for cell, corners in seen.items() if cell in state.board}
+        unique = [placed for placed in added if placed.tile not in in_place]
+        added = unique if len(unique) == 1 else added
+    if len(added) > 1:
         return Verdict("out_of_sync", f"{len(added)} new tiles at once: take back all but one")
     if added[0].tile in {placed.tile for placed in missing}:
         return Verdict("out_of_sync", "a tile of the board has moved: put it back")
@@ -189,7 +197,7 @@ def _try_place(placed: PlacedTile, state: GameState, rules: Rules, opener: int) 
     try:
         advance(state, event, rules)
     except IllegalEvent as error:
-        return Verdict("out_of_sync", f"{placed} at {list(placed.cell)} is not allowed: {error}")
+        return Verdict("out_of_sync", f"{placed} is not allowed: {error}")
     return Verdict("placed", f"{state.players[player]} plays {placed}", event)
 
 

@@ -67,6 +67,20 @@ def test_a_new_tile_is_placed_though_tiles_of_the_board_are_missed(grown):
     assert verdict.status == "out_of_sync" and "moved" in verdict.message
 
 
+def test_a_second_copy_of_a_tile_seen_in_its_place_is_not_a_new_tile(grown):
+    # The set has each tile once: an outline beside the board read as a copy of a tile the board
+    # shows in its own cell is a misread, so the one other new tile is the placement. Alone, the
+    # copy is refused as before (it may be a new tile misread).
+    game = game_with(Board(grown.placements[:11]))
+    last = grown.placements[11]
+    empty = next(cell for cell in sorted(grown.frontier()) if cell != last.cell)
+    copy = PlacedTile(empty, grown.placements[0].corners)
+    verdict = judge_view(grown.with_tile(copy).moved(CAMERA), (), game.state, RULES)
+    assert verdict.status == "placed" and verdict.placement == Place(game.state.turn, last.cell, last.corners)
+    alone = judge_view(Board(grown.placements[:11]).with_tile(copy).moved(CAMERA), (), game.state, RULES)
+    assert alone.status == "out_of_sync" and alone.message.startswith(f"{copy} is not allowed: {copy.tile}")
+
+
 def test_a_misread_tile_is_out_of_sync_until_a_player_corrects_it(grown):
     game = game_with(Board(grown.placements[:11]))
     first = grown.placements[0]
