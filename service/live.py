@@ -157,9 +157,9 @@ def judge_view(
         # is a misread (an outline beside the board read as its neighbours' numbers).
         in_place = {PlacedTile(cell, corners).tile for cell, corners in seen.items() if cell in state.board}
         unique = [placed for placed in added if placed.tile not in in_place]
-        added = unique if len(unique) == 1 else added
-    if len(added) > 1:
-        return Verdict("out_of_sync", f"{len(added)} new tiles at once: take back all but one")
+        if len(unique) != 1:
+            return Verdict("out_of_sync", f"{len(added)} new tiles at once: take back all but one")
+        added = unique
     if added[0].tile in {placed.tile for placed in missing}:
         return Verdict("out_of_sync", "a tile of the board has moved: put it back")
     return _try_place(added[0], state, rules, opener)  # tiles missing besides are hidden, or missed
