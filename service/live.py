@@ -153,9 +153,9 @@ def judge_view(
             return Verdict("covered", f"{len(missing)} tiles of the board are hidden")
         return Verdict("in_sync", "the table matches the game")
     if len(added) > 1:
-        # The set has each tile once: a new tile showing a tile the board shows in its own cell
-        # is a misread (an outline beside the board read as its neighbours' numbers).
-        in_place = {PlacedTile(cell, corners).tile for cell, corners in seen.items() if cell in state.board}
+        # The set has each tile once: a new tile repeating a tile of the game's board seen in its
+        # own cell is a misread (an outline beside the board read as its neighbours' numbers).
+        in_place = {placed.tile for placed in state.board.placements if placed.cell in seen}
         unique = [placed for placed in added if placed.tile not in in_place]
         if len(unique) != 1:
             return Verdict("out_of_sync", f"{len(added)} new tiles at once: take back all but one")

@@ -79,6 +79,12 @@ def test_a_second_copy_of_a_tile_seen_in_its_place_is_not_a_new_tile(grown):
     assert verdict.status == "placed" and verdict.placement == Place(game.state.turn, last.cell, last.corners)
     alone = judge_view(Board(grown.placements[:11]).with_tile(copy).moved(CAMERA), (), game.state, RULES)
     assert alone.status == "out_of_sync" and alone.message.startswith(f"{copy} is not allowed: {copy.tile}")
+    # A cell the players corrected holds their tile, whatever the reader sees there.
+    first = grown.placements[0]
+    misread = PlacedTile(first.cell, tuple((n + 1) % 6 for n in first.corners))
+    view = Board((misread, *grown.placements[1:12], copy))
+    trusted = judge_view(view.moved(CAMERA), (), game.state, RULES, trusted={first.cell})
+    assert trusted.status == "placed" and trusted.placement == Place(game.state.turn, last.cell, last.corners)
 
 
 def test_a_misread_tile_is_out_of_sync_until_a_player_corrects_it(grown):
