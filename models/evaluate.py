@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -29,9 +30,9 @@ def time_per_corner(classifier: CornerClassifier, crops: np.ndarray, repeats: in
     return float(np.median(timings)) / FRAME_CORNERS * 1e6
 
 
-def evaluate(model: str, images: int, report=None, other_editions: float = 0.0) -> dict:
+def evaluate(model: str | Path, images: int, report=None, other_editions: float = 0.0) -> dict:
+    classifier = CornerClassifier(model)  # first: a missing model fails before the crops are rendered
     data = load_crops("test", images, report, other_editions=other_editions)
-    classifier = CornerClassifier(model)
     probabilities = np.concatenate(
         [classifier.predict(data["crops"][i : i + 4096]) for i in range(0, len(data["crops"]), 4096)]
     )
@@ -41,7 +42,9 @@ def evaluate(model: str, images: int, report=None, other_editions: float = 0.0) 
     return figures
 
 
-def main(model: str, images: int, confusion_png: str | None = None, report=None, other_editions: float = 0.0) -> None:
+def main(
+    model: str | Path, images: int, confusion_png: str | None = None, report=None, other_editions: float = 0.0
+) -> None:
     figures = evaluate(model, images, report, other_editions)
     editions = f", {other_editions:.0%} of the sets in another edition's layout" if other_editions else ""
     print(f"test split: {images} photos{editions}, {figures['crops']} corner crops")

@@ -347,10 +347,17 @@ def _benchmark(args: argparse.Namespace) -> int:
         service_bench.main(args.seconds)
     elif args.target == "classifier":
         from models import evaluate
+        from models.classifier import DEFAULT_MODEL
         from service.progress import progress
 
         try:
-            evaluate.main(args.model, args.images, args.confusion, report=progress, other_editions=args.other_editions)
+            evaluate.main(
+                args.model or DEFAULT_MODEL,
+                args.images,
+                args.confusion,
+                report=progress,
+                other_editions=args.other_editions,
+            )
         except FileNotFoundError as error:
             raise InputError(str(error)) from None
     return 0
@@ -574,7 +581,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("benchmark", help="print speed and accuracy figures")
     bench.add_argument("target", choices=["engine", "studio", "classifier", "reader", "service"])
     bench.add_argument("--photos", type=int, default=20, help="reader: photos to time")
-    bench.add_argument("--model", default="models/corner.onnx", help="classifier: the ONNX model")
+    bench.add_argument("--model", help="classifier: the ONNX model (default: the committed models/corner.onnx)")
     bench.add_argument("--images", type=int, default=600, help="classifier: test-split photos to crop")
     bench.add_argument("--confusion", metavar="OUT.png", help="classifier: also draw the confusion matrix")
     _other_editions_argument(bench, "classifier: this share of the test sets in another edition's layout")

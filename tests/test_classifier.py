@@ -115,3 +115,14 @@ def test_summary_gives_accuracy_and_calibration_by_tile_side():
     sides = np.array([20.0, 30.0, 60.0, 70.0])
     figures = summary(probabilities, labels, np.zeros(4, int), ["ivory"], sides)
     assert figures["per_side"] == {"0-35 px": (0.0, 2, 1.0), "50-80 px": (1.0, 2, 0.0)}
+
+
+def test_the_classifier_benchmark_runs_from_any_folder_and_fails_fast_without_a_model(tmp_path, monkeypatch, capsys):
+    from service.cli import main
+
+    monkeypatch.chdir(tmp_path)  # not the repository: the committed model is found all the same
+    assert main(["benchmark", "classifier", "--images", "1"]) == 0
+    assert "accuracy" in capsys.readouterr().out
+    assert main(["benchmark", "classifier", "--images", "2", "--model", "missing.onnx"]) == 2
+    assert "no classifier model" in capsys.readouterr().err
+    assert not list((tmp_path / "data").glob("*_0_2_*"))  # no test crops rendered for a missing model
