@@ -202,6 +202,15 @@ def _try_place(placed: PlacedTile, state: GameState, rules: Rules, opener: int) 
 
 
 @dataclass
+class _Sightings:
+    """How one view (one signature) was seen since the picture last moved."""
+
+    readings: int
+    first_at: float
+    fullest: TableView  # the latest of the views showing it that joins the most tiles
+
+
+@dataclass
 class LiveTable:
     """One table's stream of frames: decides which frames to read, when a view counts, and
     remembers the one shown."""
@@ -214,9 +223,7 @@ class LiveTable:
     _candidate: tuple | None = None
     _count: int = 0
     _since: float = 0.0
-    # Since the picture last moved: per signature, how many readings showed it, the time of the
-    # first, and the fullest view showing it (the latest of those joining the most tiles).
-    _seen: dict = field(default_factory=dict)
+    _seen: dict[tuple, _Sightings] = field(default_factory=dict)  # per signature, since the picture moved
     _lone_tile_at: PixelPoint | None = None  # where a tile lay alone before the round began
 
     def need(self, image: np.ndarray, now: float) -> Need:
@@ -253,10 +260,11 @@ class LiveTable:
         if signature != self._candidate:
             self._candidate, self._count, self._since = signature, 0, now
         self._count += 1
-        readings, first, fullest = self._seen.get(signature, (0, now, view))
-        fullest = view if len(view.board) >= len(fullest.board) else fullest
-        self._seen[signature] = (readings + 1, first, fullest)
-        counted = fullest if self._held(self._count, self._since, now) else self._most_seen(now)
+        seen = self._seen.setdefault(signature, _Sightings(0, now, view))
+        seen.readings += 1
+        if len(view.board) >= len(seen.fullest.board):
+            seen.fullest = view
+        counted = seen.fullest if self._held(self._count, self._since, now) else self._most_seen(now)
         if counted is None:
             self._remember_lone_tile(view, state)  # a lone tile read now and then unread never holds
             return Verdict("settling", "waiting for the table to stay still")
@@ -275,11 +283,11 @@ class LiveTable:
     def _most_seen(self, now: float) -> TableView | None:
         """The view shown by the most readings since the picture last moved, if it holds and
         leads every other view by ``LEAD`` readings."""
-        ranked = sorted(self._seen.values(), key=lambda entry: entry[0], reverse=True)
-        readings, first, view = ranked[0]
-        if len(ranked) > 1 and ranked[1][0] + LEAD > readings:
+        ranked = sorted(self._seen.values(), key=lambda seen: seen.readings, reverse=True)
+        best = ranked[0]
+        if len(ranked) > 1 and ranked[1].readings + LEAD > best.readings:
             return None
-        return view if self._held(readings, first, now) else None
+        return best.fullest if self._held(best.readings, best.first_at, now) else None
 
     def judge(
         self, view: TableView, state: GameState, rules: Rules, opener: int = 0, trusted: Collection[Cell] = ()
