@@ -107,26 +107,24 @@ def changed_pixels(before: np.ndarray | None, after: np.ndarray) -> int:
 
 
 def judge_view(
-    board: Board,
-    loose: tuple[tuple[int, int, int], ...],
+    view: TableView,
     state: GameState,
     rules: Rules,
     opener: int = 0,
     trusted: Collection[Cell] = (),
-    unread: int = 0,
     opening: Cell | None = None,
 ) -> Verdict:
-    """Compare a still table with the game. ``opener`` plays the round's first tile (the camera
-    cannot tell who it was); ``trusted`` cells were corrected by hand, so whatever the camera
-    reads there is taken to be the game's tile. Before the first tile: ``unread``, how many tiles
-    the reader found but could not read surely; ``opening``, the cell of the joined tile that lay
-    alone on the table before (unread), which opens the round."""
+    """Compare a still table's view with the game. ``opener`` plays the round's first tile (the
+    camera cannot tell who it was); ``trusted`` cells were corrected by hand, so whatever the
+    camera reads there is taken to be the game's tile. Before the first tile, ``opening`` is the
+    cell of the joined tile that lay alone on the table before (unread), which opens the round."""
     if state.phase == "over":
         return Verdict("round_over", "the game is over")
     if state.phase == "settling":
         return Verdict("round_over", f"round {state.round} is over: give the rack totals to settle it")
     if not len(state.board):
-        return _opening(board, loose, state, rules, opener, unread, opening)
+        return _opening(view, state, rules, opener, opening)
+    board = view.board
     mapping = frame_map(board, state.board)
     if mapping is None:
         if not len(board):
@@ -165,7 +163,8 @@ def judge_view(
     return _try_place(added[0], state, rules, opener)  # tiles missing besides are hidden, or missed
 
 
-def _opening(board, loose, state: GameState, rules: Rules, opener: int, unread: int, opening: Cell | None) -> Verdict:
+def _opening(view: TableView, state: GameState, rules: Rules, opener: int, opening: Cell | None) -> Verdict:
+    board, loose = view.board, view.loose
     if len(board) == 2 and opening in board:
         first = board.by_cell[opening]  # the next tile follows from the next view, as any other
     elif len(board) > 1:
@@ -180,7 +179,7 @@ def _opening(board, loose, state: GameState, rules: Rules, opener: int, unread: 
         first = PlacedTile((0, 0), loose[0])  # one tile alone on the table opens; its frame is ours to pick
     elif loose:
         return Verdict("settling", f"{len(loose)} loose tiles: the opening tile is played alone")
-    elif unread:
+    elif view.unread_at:
         return Verdict(
             "out_of_sync",
             "a tile on the table cannot be read surely: bring the camera closer or enter the opening tile "
@@ -298,7 +297,7 @@ class LiveTable:
         opening = None
         if self._lone_tile_at is not None and len(view.board) == 2:
             opening = _tile_at(view.board_at, self._lone_tile_at)
-        return judge_view(view.board, view.loose, state, rules, opener, trusted, len(view.unread_at), opening)
+        return judge_view(view, state, rules, opener, trusted, opening)
 
     def _remember_lone_tile(self, view: TableView, state: GameState) -> None:
         if len(state.board):

@@ -36,13 +36,13 @@ def grown():
 
 def test_the_game_board_in_another_frame_is_in_sync(grown):
     game = game_with(Board(grown.placements[:11]))
-    verdict = judge_view(game.state.board.moved(CAMERA), (), game.state, RULES)
+    verdict = judge_view(TableView(game.state.board.moved(CAMERA)), game.state, RULES)
     assert verdict.status == "in_sync"
 
 
 def test_one_new_legal_tile_is_placed_for_the_player_whose_turn_it_is(grown):
     game = game_with(Board(grown.placements[:11]))
-    verdict = judge_view(grown.moved(CAMERA), (), game.state, RULES)
+    verdict = judge_view(TableView(grown.moved(CAMERA)), game.state, RULES)
     assert verdict.status == "placed"
     last = grown.placements[11]
     assert verdict.placement == Place(game.state.turn, last.cell, last.corners)  # in the game's own frame
@@ -51,8 +51,8 @@ def test_one_new_legal_tile_is_placed_for_the_player_whose_turn_it_is(grown):
 def test_hidden_tiles_wait_and_two_new_tiles_are_out_of_sync(grown):
     game = game_with(Board(grown.placements[:10]))
     hidden = Board(grown.placements[:7])
-    assert judge_view(hidden.moved(CAMERA), (), game.state, RULES).status == "covered"
-    two_more = judge_view(grown.moved(CAMERA), (), game.state, RULES)
+    assert judge_view(TableView(hidden.moved(CAMERA)), game.state, RULES).status == "covered"
+    two_more = judge_view(TableView(grown.moved(CAMERA)), game.state, RULES)
     assert two_more.status == "out_of_sync" and "2 new tiles" in two_more.message
 
 
@@ -60,10 +60,10 @@ def test_a_new_tile_is_placed_though_tiles_of_the_board_are_missed(grown):
     game = game_with(Board(grown.placements[:11]))
     last = grown.placements[11]
     partly = Board((*grown.placements[2:11], last))  # two tiles of the board hidden, or missed by the reader
-    verdict = judge_view(partly.moved(CAMERA), (), game.state, RULES)
+    verdict = judge_view(TableView(partly.moved(CAMERA)), game.state, RULES)
     assert verdict.status == "placed" and verdict.placement == Place(game.state.turn, last.cell, last.corners)
     moved = Board((*grown.placements[1:11], PlacedTile(last.cell, grown.placements[0].corners)))
-    verdict = judge_view(moved.moved(CAMERA), (), game.state, RULES)
+    verdict = judge_view(TableView(moved.moved(CAMERA)), game.state, RULES)
     assert verdict.status == "out_of_sync" and "moved" in verdict.message
 
 
@@ -75,15 +75,15 @@ def test_a_second_copy_of_a_tile_seen_in_its_place_is_not_a_new_tile(grown):
     last = grown.placements[11]
     empty = next(cell for cell in sorted(grown.frontier()) if cell != last.cell)
     copy = PlacedTile(empty, grown.placements[0].corners)
-    verdict = judge_view(grown.with_tile(copy).moved(CAMERA), (), game.state, RULES)
+    verdict = judge_view(TableView(grown.with_tile(copy).moved(CAMERA)), game.state, RULES)
     assert verdict.status == "placed" and verdict.placement == Place(game.state.turn, last.cell, last.corners)
-    alone = judge_view(Board(grown.placements[:11]).with_tile(copy).moved(CAMERA), (), game.state, RULES)
+    alone = judge_view(TableView(Board(grown.placements[:11]).with_tile(copy).moved(CAMERA)), game.state, RULES)
     assert alone.status == "out_of_sync" and alone.message.startswith(f"{copy} is not allowed: {copy.tile}")
     # A cell the players corrected holds their tile, whatever the reader sees there.
     first = grown.placements[0]
     misread = PlacedTile(first.cell, tuple((n + 1) % 6 for n in first.corners))
     view = Board((misread, *grown.placements[1:12], copy))
-    trusted = judge_view(view.moved(CAMERA), (), game.state, RULES, trusted={first.cell})
+    trusted = judge_view(TableView(view.moved(CAMERA)), game.state, RULES, trusted={first.cell})
     assert trusted.status == "placed" and trusted.placement == Place(game.state.turn, last.cell, last.corners)
 
 
@@ -92,9 +92,9 @@ def test_a_misread_tile_is_out_of_sync_until_a_player_corrects_it(grown):
     first = grown.placements[0]
     wrong = tuple((n + 1) % 6 for n in first.corners)
     misread = Board((PlacedTile(first.cell, wrong), *grown.placements[1:11]))
-    verdict = judge_view(misread.moved(CAMERA), (), game.state, RULES)
+    verdict = judge_view(TableView(misread.moved(CAMERA)), game.state, RULES)
     assert verdict.status == "out_of_sync" and str(list(first.cell)) in verdict.message
-    trusted = judge_view(misread.moved(CAMERA), (), game.state, RULES, trusted={first.cell})
+    trusted = judge_view(TableView(misread.moved(CAMERA)), game.state, RULES, trusted={first.cell})
     assert trusted.status == "in_sync"
 
 
@@ -108,16 +108,16 @@ def test_a_new_tile_that_breaks_the_rules_is_not_placed(grown):
         for tile in tile_set(5)
         if tile not in used and check_placement(before, PlacedTile(cell, tile.numbers), RULES)
     )
-    verdict = judge_view(before.with_tile(broken).moved(CAMERA), (), game.state, RULES)
+    verdict = judge_view(TableView(before.with_tile(broken).moved(CAMERA)), game.state, RULES)
     assert verdict.status == "out_of_sync" and verdict.placement is None and "not allowed" in verdict.message
 
 
 def test_the_opening_tile_may_lie_alone_and_opens_for_the_chosen_player():
     game = Game(["Ann", "Bob", "Cy"], RULES)
-    verdict = judge_view(Board(), ((5, 5, 5),), game.state, RULES, opener=2)
+    verdict = judge_view(TableView(Board(), ((5, 5, 5),)), game.state, RULES, opener=2)
     assert verdict.status == "placed" and verdict.placement.player == 2 and verdict.placement.corners == (5, 5, 5)
-    assert judge_view(Board(), (), game.state, RULES).status == "in_sync"
-    crowded = judge_view(random_board(1, 3, "pressman-us"), (), game.state, RULES)
+    assert judge_view(TableView(Board()), game.state, RULES).status == "in_sync"
+    crowded = judge_view(TableView(random_board(1, 3, "pressman-us")), game.state, RULES)
     assert crowded.status == "out_of_sync"
 
 
@@ -172,7 +172,7 @@ def test_two_joined_tiles_before_the_round_begins_wait_unless_one_lay_there_unre
 def test_a_round_waiting_to_be_settled_commits_nothing(grown):
     game = game_with(Board(grown.placements[:2]), players=2)
     settling = replace(game.state, phase="settling")
-    verdict = judge_view(grown.moved(CAMERA), (), settling, RULES)
+    verdict = judge_view(TableView(grown.moved(CAMERA)), settling, RULES)
     assert verdict.status == "round_over" and verdict.placement is None
 
 
