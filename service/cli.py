@@ -200,12 +200,12 @@ def _other_editions_argument(parser: argparse.ArgumentParser, help_text: str) ->
     parser.add_argument("--other-editions", type=_between(0.0, 1.0), default=0.0, metavar="SHARE", help=help_text)
 
 
-def _between(least: float, most: float) -> Callable[[str], float]:
-    """An argument type for a number from ``least`` to ``most``."""
+def _between(least: float, most: float, kind: type = float) -> Callable[[str], float]:
+    """An argument type for a number (a ``kind``: float, or int for counts) from ``least`` to ``most``."""
 
     def number(text: str) -> float:
         try:
-            value = float(text)
+            value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
         if not least <= value <= most:
@@ -580,12 +580,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser("benchmark", help="print speed and accuracy figures")
     bench.add_argument("target", choices=["engine", "studio", "classifier", "reader", "service"])
-    bench.add_argument("--photos", type=int, default=20, help="reader: photos to time")
+    bench.add_argument("--photos", type=_between(1, 1000, int), default=20, help="reader: photos to time")
     bench.add_argument("--model", help="classifier: the ONNX model (default: the committed models/corner.onnx)")
-    bench.add_argument("--images", type=int, default=600, help="classifier: test-split photos to crop")
+    bench.add_argument(
+        "--images", type=_between(1, 100_000, int), default=600, help="classifier: test-split photos to crop"
+    )
     bench.add_argument("--confusion", metavar="OUT.png", help="classifier: also draw the confusion matrix")
     _other_editions_argument(bench, "classifier: this share of the test sets in another edition's layout")
-    bench.add_argument("--seconds", type=float, default=3.0, help="engine: simulating time; service: time per run")
+    bench.add_argument(
+        "--seconds",
+        type=_between(0.1, 3600.0),
+        default=3.0,
+        help="engine, studio: time to measure; service: time per run",
+    )
     bench.set_defaults(run=_benchmark)
     return parser
 

@@ -264,6 +264,10 @@ def test_sequence_frames_video_and_events(tmp_path):
         ["datasets", "render", "--out", "X", "--closer", "0.5"],
         ["datasets", "render", "--out", "X", "--other-editions", "1.5"],
         ["benchmark", "classifier", "--other-editions", "-1"],
+        ["benchmark", "classifier", "--images", "0"],
+        ["benchmark", "reader", "--photos", "0"],
+        ["benchmark", "service", "--seconds", "0"],
+        ["benchmark", "engine", "--seconds", "nan"],
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(args, capsys, tmp_path):
