@@ -98,7 +98,9 @@ def _reader(rules: str, working_size: int | None = None):
     from vision.reader import Reader
 
     try:
-        return Reader(rules=rules, working_size=_working_size(working_size)) if working_size else Reader(rules=rules)
+        if working_size is None:
+            return Reader(rules=rules)
+        return Reader(rules=rules, working_size=_working_size(working_size))
     except FileNotFoundError as error:
         raise InputError(str(error)) from None
 
@@ -390,7 +392,12 @@ def _live(args: argparse.Namespace) -> int:
         raise InputError(f"--told {args.told}: not an event script ({error})") from None
     store = GameStore(args.db)
     try:
-        session = store.get(args.game) if args.game else store.create(args.players, args.rules)
+        session = store.get(args.game) if args.game else None
+        seats = len(args.players) if session is None else len(session.game.players)
+        if args.opener is not None and not 0 <= args.opener < seats:
+            raise InputError(f"--opener must be a seat 0..{seats - 1}, not {args.opener}")
+        if session is None:
+            session = store.create(args.players, args.rules)
     except UnknownGame:
         raise InputError(f"--game {args.game}: no such game in {args.db}") from None
     except ValueError as error:
@@ -505,9 +512,18 @@ def build_parser() -> argparse.ArgumentParser:
     data.add_argument("--styles", nargs="+", choices=_style_names(), help="only these tile styles")
     data.add_argument("--pairs", action="store_true", help="also a 'before' photo without the last tile")
     data.add_argument("--sequence", action="store_true", help="frames and video of a game round per seed")
-    data.add_argument("--still-frames", type=int, default=5, help="sequence: frames of the still board after a move")
-    data.add_argument("--max-events", type=int, default=None, help="sequence: stop after this many events")
-    data.add_argument("--rounds", type=int, default=None, help="sequence: stop after this many rounds")
+    data.add_argument(
+        "--still-frames",
+        type=_between(0, 1000, int),
+        default=5,
+        help="sequence: frames of the still board after a move",
+    )
+    data.add_argument(
+        "--max-events", type=_between(1, 10_000, int), default=None, help="sequence: stop after this many events"
+    )
+    data.add_argument(
+        "--rounds", type=_between(1, 100, int), default=None, help="sequence: stop after this many rounds"
+    )
     data.add_argument("--masks", action="store_true", help="also NAME.mask.png with tile ids")
     data.add_argument(
         "--more-pixels",
@@ -568,7 +584,7 @@ def build_parser() -> argparse.ArgumentParser:
     live.add_argument(
         "--opener", type=int, help="seat of the player who opens a round (default: the told script's, else 0)"
     )
-    live.add_argument("--rate", type=float, default=5.0, help="frames per second of a folder of photos")
+    live.add_argument("--rate", type=_between(0.1, 1000.0), default=5.0, help="frames per second of a folder of photos")
     live.add_argument(
         "--told",
         metavar="EVENTS.json",

@@ -24,6 +24,7 @@ def files(tmp_path):
         (["read", "samples/board.jpg", "--overlay", "{d}/out.gif"], "png or .jpg"),
         (["read", "samples/board.jpg", "--previous", "{d}/notes.jpg"], "not an image"),
         (["read", "samples/board.jpg", "--working-size", "100"], "--working-size must be"),
+        (["read", "samples/board.jpg", "--working-size", "0"], "--working-size must be"),
     ],
 )
 def test_bad_input(files, capsys, args, message):

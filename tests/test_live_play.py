@@ -83,6 +83,13 @@ def test_live_bad_sources_and_scripts(tmp_path, capsys):
     assert main(["live", "--source", str(tmp_path / "empty"), "--told", str(bad_script), "--db", database]) == 2
     assert main(["live", "--source", "0", "--game", "unknown", "--db", database]) == 2
     assert "no such game" in capsys.readouterr().err
+    # A seat the game does not have, or no frame rate: told before any game is made.
+    games = len(GameStore(database).list())
+    assert main(["live", "--source", str(tmp_path / "empty"), "--opener", "2", "--db", database]) == 2
+    assert "--opener must be a seat 0..1, not 2" in capsys.readouterr().err
+    assert main(["live", "--source", str(tmp_path / "empty"), "--rate", "0", "--db", database]) == 2
+    assert "--rate" in capsys.readouterr().err
+    assert len(GameStore(database).list()) == games
     # A script whose placements the rules refuse (one cell played twice) cannot be compared.
     table = tmp_path / "table"
     table.mkdir()
