@@ -11,7 +11,7 @@ import math
 import os
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -132,10 +132,15 @@ def make_sequence(
     # A still photo's scene may have a hand over a random tile; a game's frames draw the hand only
     # on the tile just put down, so the still board between turns is seen whole.
     scenes = [
-        sample_scene(seed, list(styles) if styles else None, board=Board(board.placements[:count]), loose_tiles=False)
+        sample_scene(
+            seed,
+            list(styles) if styles else None,
+            board=Board(board.placements[:count]),
+            loose_tiles=False,
+            random_hand=False,
+        )
         for board, count in zip(played.final_boards, shown)
     ]
-    scenes = [replace(scene, options={**scene.options, "hand": False}) for scene in scenes]
     size = scenes[0].camera.size
     video = cv2.VideoWriter(str(folder / "video.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 5, size)
     frame, events = 0, []

@@ -123,12 +123,14 @@ def sample_scene(
     pair: bool = False,
     board: Board | None = None,
     loose_tiles: bool = True,
+    random_hand: bool = True,
     size: tuple[int, int] | None = None,
     large_set: float = LARGE_SET_SHARE,
     other_editions: float = 0.0,
 ) -> Scene:
     """Everything random about one photo, drawn from ``seed`` alone. ``board`` replaces the
     seeded board (a game's frames share one board); ``pair`` asks for at least two tiles;
+    ``loose_tiles`` and ``random_hand`` allow loose tiles and a hand over a random tile;
     ``large_set`` is the chance that the scene is played with the 0..6 set; ``other_editions``
     the chance that its set has another edition's layout (``faces.another_edition``), drawn from
     a stream of its own so that the rest of the scene stays the seed's."""
@@ -198,7 +200,7 @@ def sample_scene(
     light = np.array([rng.normal(0, 0.5), rng.normal(0, 0.5), -1.0])
     options = {
         "table": str(rng.choice(list(tables.TABLES))),
-        "hand": bool(rng.uniform() < 0.2),
+        "hand": bool(rng.uniform() < 0.2) and random_hand,
         "rack": bool(rng.uniform() < 0.25),
         "clutter": int(rng.integers(0, 4)),
         "glare": int(rng.integers(0, 3)),
