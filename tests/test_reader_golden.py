@@ -225,13 +225,14 @@ def test_a_far_board_is_found_again_with_the_photo_enlarged(reader, monkeypatch)
     # spare for its closer look. Enlarged so the tiles show 36 pixels, the board is found whole
     # and in place (its pips, a few pixels each, are another matter: most of its corners read
     # right only with the game's board known; of its two loose tiles, one reads too unsurely to
-    # report, and the other did too once the decoder searched further: 28 -> 27 found, 25 -> 21
-    # wrong corners).
+    # report, and the other is misread, 5-1-1 for 3-1-1 at 0.93: unreported from the decoder's
+    # search of 2026-11-23 (28 -> 27 found, 25 -> 21 wrong corners), reported again since it
+    # also renumbers both points of a tile side together (27 -> 28 found, 21 -> 23 wrong)).
     image = load_image(FIXTURES / "far_board.jpg")
     truth = json.loads((FIXTURES / "far_board.json").read_text())
     reading = reader.read(image)
     row = compare(truth, reading.to_dict())
-    assert (row["tiles"], row["found"], row["extra"], row["misplaced"]) == (29, 27, 0, 0)
+    assert (row["tiles"], row["found"], row["extra"], row["misplaced"]) == (29, 28, 0, 0)
     assert "the tiles are small: found with the photo enlarged" in reading.notes
     assert any("too small to read surely: bring the camera closer" in note for note in reading.notes)
     monkeypatch.setattr("vision.reader.FAR_TILE_SIDE", 0.0)  # without that look, half the board is lost

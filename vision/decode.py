@@ -93,8 +93,11 @@ def decode(
     readings, foreign, tile_of_reading = _readings(max_number)
     base = log_p[:, 0, readings[:, 0]] + log_p[:, 1, readings[:, 1]] + log_p[:, 2, readings[:, 2]]
     base = base - penalty * foreign  # (N, R)
+    known = np.full(len(cells), -1)  # each tile's expected reading, -1 where none
     if expected is not None:
-        base = base + trust * _expected_readings(expected, len(cells), numbers)
+        expected_rows = _expected_readings(expected, len(cells), numbers)
+        base = base + trust * expected_rows
+        known = np.where(expected_rows.any(1), expected_rows.argmax(1), -1)
     # Who shares which lattice point: (tile, corner) pairs per point.
     at_point: dict[tuple[int, int], list[tuple[int, int]]] = {}
     for t, cell in enumerate(cells):
@@ -114,6 +117,13 @@ def decode(
     top_two = np.sort(base, axis=1)[:, -2:]
     order = np.argsort(top_two[:, 0] - top_two[:, 1])
     board_tiles = [t for t in order if cells[t] is not None]
+    # Each lattice point's evidence for each number (its corners' pooled); every tile side, the
+    # tiles at its two points and how many of those are known.
+    point_evidence = {point: sum(log_p[t, i] for t, i in sharers) for point, sharers in at_point.items()}
+    sides = sorted({side for t in board_tiles for side in itertools.combinations(sorted(cell_corners(cells[t])), 2)})
+    side_tiles = [{t for point in side for t, _ in at_point[point]} for side in sides]
+    side_known_tiles = [sum(known[t] >= 0 for t in tiles) for tiles in side_tiles]
+    number_pairs = np.array(list(itertools.product(range(numbers), repeat=2)))
 
     def search(chosen: _Chosen, tile_moves: bool) -> _Chosen:
         for _ in range(sweeps):
@@ -131,8 +141,28 @@ def decode(
             if not changed:  # shared points first: their numbers have the most evidence
                 changed = unblock(chosen, shared_at) or unblock(chosen, lone_at)
             if not changed:
+                changed = renumber_pairs(chosen)
+            if not changed:
                 return chosen
         return chosen
+
+    def renumber_pairs(chosen: _Chosen) -> bool:
+        """Both lattice points of a tile side renumbered at once: two misread points can make every
+        single change break a constraint (a foreign reading, a repeat) that changing both at once
+        does not. A side is tried only where that could gain: where a tile there breaks a
+        constraint or leaves its expected reading, or where numbers likelier to its corners gain
+        more than the known tiles there would lose in trust (most sides of a sure board, and of a
+        live game's, can do neither)."""
+        troubled = {t for t in board_tiles if chosen.in_trouble(t, foreign) or known[t] not in (-1, chosen.choice[t])}
+        likelier = {}  # how much likelier each point's likeliest number is than the one it shows
+        for point, ((t, i), *_) in at_point.items():
+            evidence = point_evidence[point]
+            likelier[point] = evidence.max() - evidence[readings[chosen.choice[t], i]]
+        changed = False
+        for (a, b), tiles, known_tiles in zip(sides, side_tiles, side_known_tiles):
+            if tiles & troubled or likelier[a] + likelier[b] > trust * known_tiles + 1e-9:
+                changed |= chosen.renumber([at_point[a], at_point[b]], number_pairs, base)
+        return changed
 
     def unblock(chosen: _Chosen, points: list[Point]) -> bool:
         """Two lattice points renumbered at once where one alone is blocked: a better number at
@@ -171,14 +201,11 @@ def decode(
         # likeliest, so the better of the two is kept; where the consensus is the first search's
         # end and nothing is broken, the second has nowhere to go.
         consensus = _Chosen(np.full(len(cells), -1), readings, tile_of_reading, partners, penalty)
-        point_number = {
-            point: int(sum(log_p[t, i] for t, i in sharers).argmax()) for point, sharers in at_point.items()
-        }
         for t in order:
             if cells[t] is None:
                 consensus.set(t, int(consensus.scores(t, base[t]).argmax()))
             else:
-                a, b, c = (point_number[point] for point in cell_corners(cells[t]))
+                a, b, c = (int(point_evidence[point].argmax()) for point in cell_corners(cells[t]))
                 consensus.set(t, _index(a, b, c, numbers))
         settled = np.array_equal(consensus.choice, chosen.choice) and not any(
             chosen.in_trouble(t, foreign) for t in order
