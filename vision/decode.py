@@ -122,7 +122,8 @@ def decode(
     point_evidence = {point: sum(log_p[t, i] for t, i in sharers) for point, sharers in at_point.items()}
     sides = sorted({side for t in board_tiles for side in itertools.combinations(sorted(cell_corners(cells[t])), 2)})
     side_tiles = [{t for point in side for t, _ in at_point[point]} for side in sides]
-    side_known_tiles = [sum(known[t] >= 0 for t in tiles) for tiles in side_tiles]
+    known_tiles = set(np.flatnonzero(known >= 0).tolist())
+    side_known_tiles = [len(tiles & known_tiles) for tiles in side_tiles]
     number_pairs = np.array(list(itertools.product(range(numbers), repeat=2)))
 
     def search(chosen: _Chosen, tile_moves: bool) -> _Chosen:
