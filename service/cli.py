@@ -100,7 +100,7 @@ def _reader(rules: str, working_size: int | None = None):
     try:
         if working_size is None:
             return Reader(rules=rules)
-        return Reader(rules=rules, working_size=_working_size(working_size))
+        return Reader(rules=rules, working_size=working_size)
     except FileNotFoundError as error:
         raise InputError(str(error)) from None
 
@@ -171,9 +171,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         raise InputError(f"no such file: {predictions}")
     csv_path = Path(args.csv or folder / "evaluation.csv")
     try:
-        figures = evaluate(
-            folder, predictions, csv_path, progress, _working_size(args.working_size), args.true_outlines, args.live
-        )
+        figures = evaluate(folder, predictions, csv_path, progress, args.working_size, args.true_outlines, args.live)
     except FileNotFoundError as error:
         raise InputError(str(error)) from None
     except (json.JSONDecodeError, KeyError) as error:
@@ -192,20 +190,14 @@ def _figure(value) -> str:
     return f"{value:.4f}" if isinstance(value, float) else str(value)
 
 
-def _working_size(pixels: int | None) -> int | None:
-    if pixels is not None and not 320 <= pixels <= 4096:
-        raise InputError(f"--working-size must be 320..4096 pixels, not {pixels}")
-    return pixels
-
-
 def _other_editions_argument(parser: argparse.ArgumentParser, help_text: str) -> None:
     parser.add_argument("--other-editions", type=_between(0.0, 1.0), default=0.0, metavar="SHARE", help=help_text)
 
 
-def _between(least: float, most: float, kind: type = float) -> Callable[[str], float]:
+def _between(least: float, most: float, kind: type = float) -> Callable[[str], float | int]:
     """An argument type for a number (a ``kind``: float, or int for counts) from ``least`` to ``most``."""
 
-    def number(text: str) -> float:
+    def number(text: str) -> float | int:
         try:
             value = kind(text)
         except ValueError:
@@ -453,7 +445,7 @@ def build_parser() -> argparse.ArgumentParser:
     read = commands.add_parser("read", help="read photos of a board: tiles, numbers, violations, last placement")
     read.add_argument("images", nargs="+", help="a photo; or, with --out, photos, folders or glob patterns")
     size_help = "long side the photo is shrunk to for finding tiles (default 960; more finds smaller tiles, slower)"
-    read.add_argument("--working-size", type=int, metavar="PIXELS", help=size_help)
+    read.add_argument("--working-size", type=_between(320, 4096, int), metavar="PIXELS", help=size_help)
     read.add_argument("--previous", metavar="IMAGE", help="an earlier photo: find and score the tile added since")
     read.add_argument(
         "--board",
@@ -484,7 +476,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     evaluation.set_defaults(run=_evaluate)
 
-    evaluation.add_argument("--working-size", type=int, metavar="PIXELS", help=size_help)
+    evaluation.add_argument("--working-size", type=_between(320, 4096, int), metavar="PIXELS", help=size_help)
     score = commands.add_parser("score", help="validate and score the last tile of a board file")
     score.add_argument("board", help="board file (JSON, see CONTRACT.md)")
     score.add_argument("--rules", help=f"rule preset: {', '.join(PRESETS)} (default: the file's, else pressman-us)")

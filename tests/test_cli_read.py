@@ -23,8 +23,8 @@ def files(tmp_path):
         (["read", "{d}/notes.jpg", "{d}/empty.png"], "--out"),
         (["read", "samples/board.jpg", "--overlay", "{d}/out.gif"], "png or .jpg"),
         (["read", "samples/board.jpg", "--previous", "{d}/notes.jpg"], "not an image"),
-        (["read", "samples/board.jpg", "--working-size", "100"], "--working-size must be"),
-        (["read", "samples/board.jpg", "--working-size", "0"], "--working-size must be"),
+        (["read", "samples/board.jpg", "--working-size", "100"], "--working-size: must be 320..4096"),
+        (["read", "samples/board.jpg", "--working-size", "0"], "--working-size: must be 320..4096"),
     ],
 )
 def test_bad_input(files, capsys, args, message):
