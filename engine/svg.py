@@ -1,4 +1,5 @@
-"""A top-down SVG drawing of a board: numbers at the corners, last tile and violations marked."""
+"""A top-down SVG drawing of a board: numbers at the corners, last tile, violations and
+provisional tiles marked."""
 
 from __future__ import annotations
 
@@ -17,8 +18,11 @@ def board_svg(
     violations: Iterable[Violation] = (),
     edge_px: float = 64.0,
     title: str = "",
+    provisional: Iterable[Cell] = (),
 ) -> str:
-    """The board as an SVG document; ``last`` is drawn blue, cells named by violations red."""
+    """The board as an SVG document; ``last`` is drawn blue, cells named by violations red, and
+    ``provisional`` tiles (numbers a live game's camera has not read surely yet) dashed."""
+    provisional = set(provisional)
     bad = {cell for v in violations for cell in v.cells}
     margin = edge_px * 0.6
     xy = {
@@ -38,7 +42,8 @@ def board_svg(
         pts = xy[placed.cell]
         fill = BAD_FILL if placed.cell in bad else LAST_FILL if placed.cell == last else TILE_FILL
         outline = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
-        parts.append(f'<polygon points="{outline}" fill="{fill}" stroke="#333" stroke-width="1.5"/>')
+        dashed = ' stroke-dasharray="6 4"' if placed.cell in provisional else ""
+        parts.append(f'<polygon points="{outline}" fill="{fill}" stroke="#333" stroke-width="1.5"{dashed}/>')
         cx, cy = sum(x for x, _ in pts) / 3, sum(y for _, y in pts) / 3
         for (x, y), number in zip(pts, placed.corners):
             # Numbers sit about halfway between corner and centre, as on real tiles.

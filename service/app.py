@@ -212,7 +212,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     def see_frame(session: GameSession, pixels, opener: int, still: bool = False) -> dict:
         answer = session.look(reader(), pixels, time.monotonic(), opener, still)
-        if answer["placed"] is not None:
+        if answer["changed"]:
             store.save(session)
         return answer
 

@@ -1,7 +1,8 @@
 """Games the service keeps: the engine's game, the live table, and their SQLite store.
 
-A game is stored as its players, preset and event log (plus the cells players corrected by hand),
-written in one transaction after every change, so a restart of the service loses nothing: the
+A game is stored as its players, preset and event log (plus the cells players corrected by hand,
+and those of the round's placements committed from an unsure reading), written in one
+transaction after every change, so a restart of the service loses nothing: the
 state is replayed from the log. The live table (what the camera saw last) is not stored; the
 camera sees the table again after a restart.
 """
@@ -13,11 +14,12 @@ import secrets
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
+from engine.board import Board
 from engine.game import EndRound, Game, IllegalEvent, Place, event_from_dict, event_to_dict
 from engine.lattice import Cell
 from engine.rules import get_rules
@@ -32,7 +34,8 @@ CREATE TABLE IF NOT EXISTS games (
     players TEXT NOT NULL,
     rules TEXT NOT NULL,
     events TEXT NOT NULL,
-    trusted TEXT NOT NULL
+    trusted TEXT NOT NULL,
+    provisional TEXT NOT NULL DEFAULT '[]'
 )
 """
 
@@ -56,6 +59,10 @@ class GameSession:
     game: Game
     created: float
     trusted: set[Cell] = field(default_factory=set)  # cells a player corrected by hand
+    # Cells of this round's placements committed with a number read unsurely: the reader reads
+    # them afresh (the game does not tell it to expect them) until it reads them surely, and
+    # a sure reading that differs corrects the placement.
+    provisional: set[Cell] = field(default_factory=set)
     table: LiveTable = field(default_factory=LiveTable)
     status: Verdict = field(default_factory=lambda: Verdict("in_sync", "new game"))
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -84,12 +91,13 @@ class GameSession:
             "last_placement": last.to_dict() if last else None,
             "live": {"status": self.status.status, "message": self.status.message},
             "corrected_cells": sorted(list(c) for c in self.trusted),
+            "provisional_cells": sorted(list(c) for c in self.provisional),
         }
 
     def board_svg(self) -> str:
         board = self.game.state.board
         last = board.placements[-1].cell if len(board) else None
-        return board_svg(board, last, [], title=f"round {self.game.state.round}")
+        return board_svg(board, last, [], title=f"round {self.game.state.round}", provisional=self.provisional)
 
     def apply(self, data: dict) -> dict | None:
         """A player's event (JSON): draw, pass, place, end_round, undo, or correct a misread tile.
@@ -103,6 +111,7 @@ class GameSession:
             undone = self.game.undo()
             if isinstance(undone, Place):
                 self.trusted.discard(undone.cell)
+                self.provisional.discard(undone.cell)
             self.status = Verdict("settling", "undone: waiting for the table")
             return None
         if kind == "correct":
@@ -114,16 +123,26 @@ class GameSession:
         entry = self.game.apply(event)
         if isinstance(event, Place):
             self.trusted.add(event.cell)
+        if isinstance(event, EndRound):
+            self.provisional.clear()  # the next round starts a board of its own
         self.status = Verdict("settling", entry.description)
         return entry.to_dict()
 
     def _correct(self, data: dict) -> dict:
-        """Rewrite the numbers of a tile already placed (the camera misread it); the log replays."""
+        """A player rewrites the numbers of a tile already placed (the camera misread it)."""
         try:
             cell = tuple(data["cell"])
             corners = tuple(data["corners"])
         except (KeyError, TypeError):
             raise IllegalEvent("a correction needs the tile's cell [m, k] and its corners [a, b, c]") from None
+        entry = self._rewrite(cell, corners)
+        self.trusted.add(cell)
+        self.status = Verdict("settling", f"corrected the tile at {list(cell)}")
+        return entry
+
+    def _rewrite(self, cell: Cell, corners: tuple) -> dict:
+        """The placement of this round at ``cell`` given other numbers; the log replays (and the
+        game stays as it was, with IllegalEvent, if the rules then refuse any event)."""
         events = self.game.events
         index = next(
             (i for i, e in enumerate(events) if isinstance(e, Place) and e.cell == cell and i >= self._round_start()),
@@ -134,30 +153,46 @@ class GameSession:
         fixed = event_from_dict({**event_to_dict(events[index]), "corners": list(corners)})
         replay = Game(self.game.players, self.game.rules, [*events[:index], fixed, *events[index + 1 :]])
         self.game = replay
-        self.trusted.add(cell)
-        self.status = Verdict("settling", f"corrected the tile at {list(cell)}")
+        self.provisional.discard(cell)
         return replay.log[index].to_dict()
 
     def _round_start(self) -> int:
         ends = [i for i, e in enumerate(self.game.events) if isinstance(e, EndRound)]
         return ends[-1] + 1 if ends else 0
 
-    def see(self, view: TableView, now: float, opener: int = 0, still: bool = False) -> tuple[Verdict, dict | None]:
-        """One view of the table: the verdict, and the placement committed from it, if any.
-        ``still``: the view is a deliberate photo, judged at once."""
+    def see(
+        self, view: TableView, now: float, opener: int = 0, still: bool = False
+    ) -> tuple[Verdict, dict | None, list[dict]]:
+        """One view of the table: the verdict, the placement committed from it (if any) and the
+        placements it corrected. ``still``: the view is a deliberate photo, judged at once."""
         state, rules = self.game.state, self.game.rules
         if not 0 <= opener < len(self.game.players):
             opener = 0
         if still:
             self.table.shown = view
-            verdict = self.table.judge(view, state, rules, opener, self.trusted)
+            verdict = self.table.judge(view, state, rules, opener, self.trusted, self.provisional)
         else:
-            verdict = self.table.observe(view, state, rules, now, opener, self.trusted)
+            verdict = self.table.observe(view, state, rules, now, opener, self.trusted, self.provisional)
+        corrected: list[dict] = []
+        while verdict.correction is not None:
+            try:
+                corrected.append(self._rewrite(verdict.correction.cell, verdict.correction.corners))
+            except IllegalEvent as error:
+                verdict = Verdict("out_of_sync", f"{verdict.message}, which the rules do not allow: {error}")
+                break
+            # The view that held is judged again against the corrected game: it may show the
+            # next placement too (the tile whose numbers made the corrected one plain).
+            done = verdict.message
+            verdict = self.table.judge(self.table.shown, self.game.state, rules, opener, self.trusted, self.provisional)
+            verdict = replace(verdict, message=f"{done}; {verdict.message}")
+        self.provisional -= verdict.confirmed
         entry = None
         if verdict.placement is not None:
             entry = self.game.apply(verdict.placement).to_dict()
+            if verdict.unsure:
+                self.provisional.add(verdict.placement.cell)
         self.status = verdict
-        return verdict, entry
+        return verdict, entry, corrected
 
     def look(self, reader, pixels, now: float, opener: int = 0, still: bool = False) -> dict:
         """Read one frame (unless the picture is moving, or unchanged since the last verdict) and
@@ -165,21 +200,26 @@ class GameSession:
         it, if any. The reading runs outside the game's lock; the game is only touched under it."""
         with self.lock:
             need = "read" if still else self.table.need(pixels, now)
-            known = self.game.state.board  # every tile on it was seen placed: the reader expects them
+            # Every tile of the board was seen placed, so the reader expects them, but for those
+            # read unsurely then: it reads them afresh.
+            board = self.game.state.board
+            known = Board(tuple(p for p in board.placements if p.cell not in self.provisional))
         reading = reader.read(pixels, rules=self.game.rules, known=known) if need == "read" else None
         with self.lock:
-            entry = None
+            entry, corrected, provisional = None, [], set(self.provisional)
             if need == "moving":
                 verdict = Verdict("moving", "the picture is moving")
             elif need == "unchanged":
                 verdict = self.status  # the table is as it was when this verdict was reached
             else:
-                verdict, entry = self.see(view_of(reading), now, opener, still)
+                verdict, entry, corrected = self.see(view_of(reading), now, opener, still)
             shown = self.table.shown.reading if self.table.shown else None
             return {
                 "status": verdict.status,
                 "message": verdict.message,
                 "placed": entry,
+                "corrected": corrected,
+                "changed": entry is not None or bool(corrected) or provisional != self.provisional,  # to be saved
                 "reading": shown.to_dict() if shown is not None else None,
                 "timing_ms": reading.timing_ms if reading is not None else {},
                 "game": self.to_dict(),
@@ -198,7 +238,8 @@ def view_of(reading) -> TableView:
     loose_at = tuple(_centre(t.corners) for t in sure)
     unread_at = tuple(_centre(corners) for corners in (*reading.unread, *unsure))
     board_at = tuple((t.cell, _centre(t.corners)) for t in reading.tiles if t.cell is not None)
-    return TableView(reading.board, loose, reading, loose_at, unread_at, board_at)
+    unsure_cells = frozenset(t.cell for t in reading.tiles if t.cell is not None and t.ambiguous)
+    return TableView(reading.board, loose, reading, loose_at, unread_at, board_at, unsure_cells)
 
 
 def _centre(corners) -> tuple[float, float]:
@@ -216,6 +257,9 @@ class GameStore:
         self.settings = settings or LiveSettings()
         self._db = sqlite3.connect(self.path, check_same_thread=False)
         self._db.execute(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+        if "provisional" not in columns:  # a file written before placements could be provisional
+            self._db.execute("ALTER TABLE games ADD COLUMN provisional TEXT NOT NULL DEFAULT '[]'")
         self._db.commit()
         self._lock = threading.Lock()
         self._sessions: dict[str, GameSession] = {}
@@ -232,13 +276,19 @@ class GameStore:
             if game_id in self._sessions:
                 return self._sessions[game_id]
             row = self._db.execute(
-                "SELECT players, rules, events, trusted, created FROM games WHERE id = ?", (game_id,)
+                "SELECT players, rules, events, trusted, provisional, created FROM games WHERE id = ?", (game_id,)
             ).fetchone()
             if row is None:
                 raise UnknownGame(game_id)
-            players, rules, events, trusted, created = row
+            players, rules, events, trusted, provisional, created = row
             game = Game(json.loads(players), rules, [event_from_dict(e) for e in json.loads(events)])
-            session = GameSession(game_id, game, created, {tuple(c) for c in json.loads(trusted)})
+            session = GameSession(
+                game_id,
+                game,
+                created,
+                {tuple(c) for c in json.loads(trusted)},
+                {tuple(c) for c in json.loads(provisional)},
+            )
             session.table = LiveTable(self.settings)
             self._sessions[game_id] = session
             return session
@@ -249,18 +299,21 @@ class GameStore:
             session.game.rules.name,
             json.dumps([event_to_dict(e) for e in session.game.events]),
             json.dumps(sorted(list(c) for c in session.trusted)),
+            json.dumps(sorted(list(c) for c in session.provisional)),
             time.time(),
             session.id,
         )
         with self._lock:
             if created:
                 self._db.execute(
-                    "INSERT INTO games (players, rules, events, trusted, updated, id, created) VALUES (?,?,?,?,?,?,?)",
+                    "INSERT INTO games (players, rules, events, trusted, provisional, updated, id, created)"
+                    " VALUES (?,?,?,?,?,?,?,?)",
                     (*values, session.created),
                 )
             else:
                 self._db.execute(
-                    "UPDATE games SET players=?, rules=?, events=?, trusted=?, updated=? WHERE id=?", values
+                    "UPDATE games SET players=?, rules=?, events=?, trusted=?, provisional=?, updated=? WHERE id=?",
+                    values,
                 )
             self._db.commit()
             self._sessions[session.id] = session

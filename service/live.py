@@ -12,6 +12,10 @@ then it is compared with the game's board:
   missing besides (hidden, or missed by the reader in that frame);
 - a new tile that repeats a tile the board shows in its own cell, beside one other new tile: a
   misread (the set has each tile once), and the other is the placement;
+- a tile committed from an unsure reading (``Verdict.unsure``: a number no neighbour confirmed
+  yet) now read surely otherwise: a correction (the caller rewrites that placement), the way a
+  scorekeeper fixes a number once the next tile beside it makes it plain; read unsurely
+  otherwise, the game's numbers stand;
 - anything else (two new tiles, a moved tile, a misread that breaks the rules): out of sync, with
   a message, until the table matches again or a player corrects the game.
 
@@ -30,7 +34,7 @@ pixels, apart from the small thumbnail that measures change.
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import cv2
@@ -40,10 +44,11 @@ from engine.board import Board, PlacedTile
 from engine.game import GameState, IllegalEvent, Place, advance
 from engine.lattice import Cell
 from engine.rules import Rules
+from engine.tiles import format_corners
 from vision.crops import to_grey
 from vision.reader import frame_map
 
-Status = Literal["moving", "settling", "in_sync", "covered", "placed", "out_of_sync", "round_over"]
+Status = Literal["moving", "settling", "in_sync", "covered", "placed", "corrected", "out_of_sync", "round_over"]
 Need = Literal["moving", "unchanged", "read"]
 THUMBNAIL = (160, 120)  # a 30-pixel tile of a 1280-pixel frame still covers several thumbnail pixels
 CHANGE_LEVEL = 24  # grey levels a thumbnail pixel must change by to count (noise is averaged away)
@@ -77,6 +82,7 @@ class TableView:
     loose_at: tuple[PixelPoint, ...] = ()  # the centre of each loose tile, as ``loose``
     unread_at: tuple[PixelPoint, ...] = ()  # the centre of each tile found but not read surely
     board_at: tuple[tuple[Cell, PixelPoint], ...] = ()  # the centre of each joined tile
+    unsure: frozenset[Cell] = frozenset()  # joined tiles read with a number flagged unsure
 
     def signature(self, board: Board) -> tuple[frozenset, tuple]:
         """Equal for two views of the same tiles, whatever lattice frame each reading picked and
@@ -88,9 +94,17 @@ class TableView:
 
 @dataclass(frozen=True)
 class Verdict:
+    """What a view means for the game. ``unsure``: the placement was read with a number flagged
+    unsure, so a later sure reading may correct it (``correction``: the tile, in the game's
+    frame, with the numbers read surely now). ``confirmed``: such placements' cells now read
+    surely as the game has them."""
+
     status: Status
     message: str
     placement: Place | None = None
+    unsure: bool = False
+    correction: PlacedTile | None = None
+    confirmed: frozenset[Cell] = frozenset()
 
 
 def thumbnail(image: np.ndarray) -> np.ndarray:
@@ -113,11 +127,14 @@ def judge_view(
     opener: int = 0,
     trusted: Collection[Cell] = (),
     opening: Cell | None = None,
+    provisional: Collection[Cell] = (),
 ) -> Verdict:
     """Compare a still table's view with the game. ``opener`` plays the round's first tile (the
     camera cannot tell who it was); ``trusted`` cells were corrected by hand, so whatever the
-    camera reads there is taken to be the game's tile. Before the first tile, ``opening`` is the
-    cell of the joined tile that lay alone on the table before (unread), which opens the round."""
+    camera reads there is taken to be the game's tile; ``provisional`` cells hold placements
+    committed from an unsure reading, which a sure one corrects. Before the first tile,
+    ``opening`` is the cell of the joined tile that lay alone on the table before (unread),
+    which opens the round."""
     if state.phase == "over":
         return Verdict("round_over", "the game is over")
     if state.phase == "settling":
@@ -131,20 +148,52 @@ def judge_view(
             return Verdict("covered", "the board is hidden or out of the picture")
         return Verdict("out_of_sync", "the tiles on the table do not match the game's board")
     seen = dict(mapping.corners(p.cell, p.corners) for p in board.placements)
-    missing, changed = [], []
+    unsure = {mapping.cell(cell) for cell in view.unsure}
+    confirmed = frozenset(
+        p.cell
+        for p in state.board.placements
+        if p.cell in provisional and p.cell not in unsure and seen.get(p.cell) == p.corners
+    )
+    return replace(_against_the_board(seen, unsure, state, rules, opener, trusted, provisional), confirmed=confirmed)
+
+
+def _against_the_board(
+    seen: dict[Cell, tuple[int, int, int]],
+    unsure: set[Cell],
+    state: GameState,
+    rules: Rules,
+    opener: int,
+    trusted: Collection[Cell],
+    provisional: Collection[Cell],
+) -> Verdict:
+    """``judge_view`` once the view's tiles are in the game's frame: ``seen`` their numbers by
+    cell, ``unsure`` the cells read with a number flagged unsure."""
+    missing, changed, corrections = [], [], []
     for placed in state.board.placements:
         now = seen.get(placed.cell)
         if now is None:
             missing.append(placed)
-        elif now != placed.corners and placed.cell not in trusted:
+        elif now == placed.corners or placed.cell in trusted:
+            continue
+        elif placed.cell not in provisional:
             changed.append((placed, now))
+        elif placed.cell not in unsure:  # read unsurely otherwise, the game's numbers stand
+            corrections.append((placed, now))
     added = [PlacedTile(cell, corners) for cell, corners in seen.items() if cell not in state.board]
     if changed:
         placed, now = changed[0]
         return Verdict(
             "out_of_sync",
-            f"the tile at {list(placed.cell)} reads {'-'.join(map(str, now))}, the game has {placed}: "
+            f"the tile at {list(placed.cell)} reads {format_corners(now)}, the game has {placed}: "
             "put it back or correct the game",
+        )
+    if corrections:
+        placed, now = corrections[0]
+        return Verdict(
+            "corrected",
+            f"the tile at {list(placed.cell)} reads {format_corners(now)} surely now, "
+            f"not {format_corners(placed.corners)}: corrected",
+            correction=PlacedTile(placed.cell, now),
         )
     if not added:
         if missing:
@@ -160,7 +209,8 @@ def judge_view(
         added = unique
     if added[0].tile in {placed.tile for placed in missing}:
         return Verdict("out_of_sync", "a tile of the board has moved: put it back")
-    return _try_place(added[0], state, rules, opener)  # tiles missing besides are hidden, or missed
+    # Tiles missing besides are hidden, or missed.
+    return _try_place(added[0], state, rules, opener, added[0].cell in unsure)
 
 
 def _opening(view: TableView, state: GameState, rules: Rules, opener: int, opening: Cell | None) -> Verdict:
@@ -187,17 +237,17 @@ def _opening(view: TableView, state: GameState, rules: Rules, opener: int, openi
         )
     else:
         return Verdict("in_sync", f"round {state.round}: waiting for the opening tile")
-    return _try_place(first, state, rules, opener)
+    return _try_place(first, state, rules, opener, first.cell in view.unsure)  # the round's frame is the view's
 
 
-def _try_place(placed: PlacedTile, state: GameState, rules: Rules, opener: int) -> Verdict:
+def _try_place(placed: PlacedTile, state: GameState, rules: Rules, opener: int, unsure: bool = False) -> Verdict:
     player = state.turn if state.turn is not None else opener
     event = Place(player, placed.cell, placed.corners)
     try:
         advance(state, event, rules)
     except IllegalEvent as error:
         return Verdict("out_of_sync", f"{placed} is not allowed: {error}")
-    return Verdict("placed", f"{state.players[player]} plays {placed}", event)
+    return Verdict("placed", f"{state.players[player]} plays {placed}", event, unsure)
 
 
 @dataclass
@@ -246,7 +296,14 @@ class LiveTable:
         self._reference = None
 
     def observe(
-        self, view: TableView, state: GameState, rules: Rules, now: float, opener: int = 0, trusted=()
+        self,
+        view: TableView,
+        state: GameState,
+        rules: Rules,
+        now: float,
+        opener: int = 0,
+        trusted: Collection[Cell] = (),
+        provisional: Collection[Cell] = (),
     ) -> Verdict:
         """Feed one still frame's view; the verdict once a view has held, else 'settling'. A view
         holds when the reader shows the same tiles (``TableView.signature``: a reading that
@@ -265,10 +322,12 @@ class LiveTable:
             seen.fullest = view
         counted = seen.fullest if self._held(self._count, self._since, now) else self._most_seen(now)
         if counted is None:
+            counted = self._one_tile_added_unsurely(state, now)
+        if counted is None:
             self._remember_lone_tile(view, state)  # a lone tile read now and then unread never holds
             return Verdict("settling", "waiting for the table to stay still")
         self.shown = counted
-        verdict = self.judge(counted, state, rules, opener, trusted)
+        verdict = self.judge(counted, state, rules, opener, trusted, provisional)
         if verdict.status in SETTLED:
             self._reference, self._read_at = self._previous, now
         else:
@@ -288,8 +347,35 @@ class LiveTable:
             return None
         return best.fullest if self._held(best.readings, best.first_at, now) else None
 
+    def _one_tile_added_unsurely(self, state: GameState, now: float) -> TableView | None:
+        """The view to judge when the readings since the picture last moved agree that one tile
+        was added but not on its numbers (one no neighbour confirms yet, read one way and
+        another from frame to frame), and together they hold as one view would: the view most of
+        them show, its new tile flagged unsure, so that the game commits it provisionally
+        (``Verdict.unsure``) and a sure reading corrects it later."""
+        games = {placed.tile for placed in state.board.placements}
+
+        def added(view: TableView) -> list[PlacedTile]:
+            return [placed for placed in view.board.placements if placed.tile not in games]
+
+        adding_one = [seen for seen in self._seen.values() if len(added(seen.fullest)) == 1]
+        readings = sum(seen.readings for seen in adding_one)
+        others = sum(seen.readings for seen in self._seen.values()) - readings
+        if len(adding_one) < 2 or readings < others + LEAD:
+            return None
+        if not self._held(readings, min(seen.first_at for seen in adding_one), now):
+            return None
+        view = max(adding_one, key=lambda seen: seen.readings).fullest
+        return replace(view, unsure=view.unsure | {added(view)[0].cell})
+
     def judge(
-        self, view: TableView, state: GameState, rules: Rules, opener: int = 0, trusted: Collection[Cell] = ()
+        self,
+        view: TableView,
+        state: GameState,
+        rules: Rules,
+        opener: int = 0,
+        trusted: Collection[Cell] = (),
+        provisional: Collection[Cell] = (),
     ) -> Verdict:
         """``judge_view`` for a view that counts. Before the round's first tile, where a lone tile
         lay is remembered, so that once the next tile joins it the one that lay first opens."""
@@ -297,7 +383,7 @@ class LiveTable:
         opening = None
         if self._lone_tile_at is not None and len(view.board) == 2:
             opening = _tile_at(view.board_at, self._lone_tile_at)
-        return judge_view(view, state, rules, opener, trusted, opening)
+        return judge_view(view, state, rules, opener, trusted, opening, provisional)
 
     def _remember_lone_tile(self, view: TableView, state: GameState) -> None:
         if len(state.board):

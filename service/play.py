@@ -103,7 +103,7 @@ def play(
         key = (answer["status"], answer["message"])
         if on_change and (key != last_status or answer["placed"]):
             on_change(frame.number, answer)
-        if answer["placed"] and save:
+        if answer["changed"] and save:
             save(session)
         last_status = key
         placed = sum(isinstance(e, Place) for e in session.game.events)

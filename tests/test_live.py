@@ -8,7 +8,7 @@ import pytest
 
 from engine.board import Board, PlacedTile, check_placement
 from engine.game import Game, Place
-from engine.lattice import LatticeMap
+from engine.lattice import Cell, LatticeMap
 from engine.rules import get_rules
 from engine.simulate import random_board
 from engine.tiles import tile_set
@@ -96,6 +96,52 @@ def test_a_misread_tile_is_out_of_sync_until_a_player_corrects_it(grown):
     assert verdict.status == "out_of_sync" and str(list(first.cell)) in verdict.message
     trusted = judge_view(TableView(misread.moved(CAMERA)), game.state, RULES, trusted={first.cell})
     assert trusted.status == "in_sync"
+
+
+def two_legal_tiles(board: Board) -> tuple[PlacedTile, PlacedTile]:
+    """Two different tiles that the rules allow in one cell beside ``board``: a tile, and a
+    misread of it that the game could have committed."""
+    used = {p.tile for p in board.placements}
+    for cell in sorted(board.frontier()):
+        legal = [
+            PlacedTile(cell, tile.numbers[turn:] + tile.numbers[:turn])
+            for tile in tile_set(5)
+            if tile not in used
+            for turn in range(3)
+        ]
+        legal = [placed for placed in legal if not check_placement(board, placed, RULES)]
+        others = [placed for placed in legal if placed.tile != legal[0].tile] if legal else []
+        if others:
+            return legal[0], others[0]
+    raise AssertionError("no cell takes two tiles")
+
+
+def test_a_placement_read_unsurely_is_provisional_until_a_sure_reading_settles_it(grown):
+    # Studio game 1000021: a new tile's free corner read 3 or 4 from frame to frame (confidence
+    # about 0.5), and the 3 was committed; once the next tile beside it made it plain (4, read
+    # surely), the game could only say "out of sync" and every later tile was misread to fit.
+    # Now a placement committed from an unsure reading is provisional: read surely otherwise,
+    # it is corrected; read unsurely otherwise, the game's numbers stand; read surely alike,
+    # it is confirmed. Cells of the view are the camera's frame, the verdict's the game's.
+    before = Board(grown.placements[:11])
+    last, misread = two_legal_tiles(before)
+    truth = before.with_tile(last)
+    unsure_here = frozenset({CAMERA.cell(last.cell)})
+    placing = judge_view(TableView(truth.moved(CAMERA), unsure=unsure_here), game_with(before).state, RULES)
+    assert placing.status == "placed" and placing.unsure
+    assert not judge_view(TableView(truth.moved(CAMERA)), game_with(before).state, RULES).unsure
+
+    game = game_with(before.with_tile(misread))
+    provisional = {last.cell}
+    plain = judge_view(TableView(truth.moved(CAMERA)), game.state, RULES, provisional=provisional)
+    assert plain.status == "corrected" and plain.correction == last and plain.placement is None
+    assert plain.message.endswith(f"surely now, not {'-'.join(map(str, misread.corners))}: corrected")
+    unsure = judge_view(TableView(truth.moved(CAMERA), unsure=unsure_here), game.state, RULES, provisional=provisional)
+    assert unsure.status == "in_sync" and unsure.confirmed == frozenset()
+    alike = judge_view(TableView(game.state.board.moved(CAMERA)), game.state, RULES, provisional=provisional)
+    assert alike.status == "in_sync" and alike.confirmed == {last.cell}
+    committed_surely = judge_view(TableView(truth.moved(CAMERA)), game.state, RULES)
+    assert committed_surely.status == "out_of_sync" and committed_surely.correction is None
 
 
 def test_a_new_tile_that_breaks_the_rules_is_not_placed(grown):
@@ -209,6 +255,26 @@ def test_a_view_read_as_often_as_another_never_counts(grown):
     after, before = TableView(grown.moved(CAMERA)), TableView(game.state.board)
     statuses = {table.observe(after if t % 2 else before, game.state, RULES, t).status for t in range(1, 9)}
     assert statuses == {"settling"}
+
+
+def test_one_new_tile_read_one_way_and_another_is_placed_provisionally(grown):
+    # Studio game 1000021: a new tile's free corner read 2 in two frames and 3 in the two
+    # between; neither view held, so the tile was never committed and the next one made "2 new
+    # tiles at once" for the rest of the game. Frames that agree on one new tile but not on its
+    # numbers now hold together: the numbers most of them read are committed provisionally.
+    before = Board(grown.placements[:11])
+    game = game_with(before)
+    one, other = two_legal_tiles(before)
+    read = [TableView(before.with_tile(tile).moved(CAMERA)) for tile in (one, other, other)]
+    table = LiveTable(LiveSettings(still_frames=3, still_seconds=0.0))
+    verdicts = [table.observe(view, game.state, RULES, t) for t, view in enumerate(read)]
+    assert [v.status for v in verdicts] == ["settling", "settling", "placed"]  # neither view held alone
+    assert verdicts[-1].unsure and verdicts[-1].placement == Place(game.state.turn, other.cell, other.corners)
+    # A reading without the new tile in between keeps them from holding together.
+    table = LiveTable(LiveSettings(still_frames=3, still_seconds=0.0))
+    mixed = (one, None, other, None, one, None)
+    views = [TableView((before.with_tile(t) if t else before).moved(CAMERA)) for t in mixed]
+    assert {table.observe(view, game.state, RULES, t).status for t, view in enumerate(views)} == {"settling"}
 
 
 def test_a_flickering_reading_never_replaces_the_view_shown(grown):
@@ -335,3 +401,73 @@ def test_a_session_places_an_opening_tile_first_seen_unread(alone):
     assert session.look(Photos(), photo, 1.0, still=True)["placed"]["event"]["player"] == 0
     assert session.look(Photos(), photo, 2.0, still=True)["placed"]["event"]["player"] == 1
     assert [p.tile for p in session.game.state.board.placements] == [first.tile, second.tile]
+
+
+def test_a_session_corrects_a_provisional_placement_and_keeps_it_across_a_restart(grown, tmp_path):
+    # Through a game session and its store: the placement read unsurely is provisional (stored
+    # with the game), the reader reads it afresh instead of expecting it, and the photo that
+    # shows it surely otherwise corrects it (the score follows) and commits the tile beside it.
+    from service.games import GameStore
+    from vision.records import Reading, ReadTile
+
+    before = Board(grown.placements[:11])
+    last, misread = two_legal_tiles(before)
+    after, _ = two_legal_tiles(before.with_tile(last))
+
+    def photo_of(board: Board, unsure: Cell | None = None) -> Reading:
+        outline = np.array([[0.0, 0.0], [20.0, 0.0], [10.0, 17.0]])
+        tiles = tuple(
+            ReadTile(
+                p.cell,
+                outline + 30 * k,
+                p.corners,
+                (0.5, 1.0, 1.0) if p.cell == unsure else (1.0,) * 3,
+                True,
+                p.cell == unsure,
+            )
+            for k, p in enumerate(board.placements)
+        )
+        return Reading(None, 800, 600, tiles, (), (), (), None, {}, ())
+
+    class Photos:
+        def __init__(self, *readings: Reading) -> None:
+            self.readings, self.known = list(readings), []
+
+        def read(self, pixels, rules=None, known=None):
+            self.known.append(known)
+            return self.readings.pop(0)
+
+    store = GameStore(tmp_path / "games.sqlite3")
+    session = store.create(["Ann", "Bob"], "pressman-us")
+    session.game = game_with(before, players=2)
+    photo = np.zeros((600, 800, 3), np.uint8)
+    first = session.look(Photos(photo_of(before.with_tile(misread), misread.cell)), photo, 0.0, still=True)
+    assert first["placed"]["event"]["corners"] == list(misread.corners) and first["changed"]
+    assert session.provisional == {misread.cell} and session.board_svg().count("stroke-dasharray") == 1
+    store.save(session)
+
+    restarted = GameStore(tmp_path / "games.sqlite3")
+    session = restarted.get(session.id)
+    assert session.provisional == {misread.cell} and session.to_dict()["provisional_cells"] == [list(misread.cell)]
+    photos = Photos(photo_of(before.with_tile(last).with_tile(after)))
+    answer = session.look(photos, photo, 1.0, still=True)
+    assert misread.cell not in photos.known[0] and len(photos.known[0]) == 11  # read afresh, not expected
+    assert [entry["event"]["corners"] for entry in answer["corrected"]] == [list(last.corners)]
+    assert answer["placed"]["event"]["cell"] == list(after.cell) and answer["status"] == "placed"
+    assert session.game.state.board == before.with_tile(last).with_tile(after)
+    assert session.game.state.scores == game_with(before.with_tile(last).with_tile(after), players=2).state.scores
+    assert session.provisional == set() and "stroke-dasharray" not in session.board_svg()
+
+
+def test_a_correction_the_rules_refuse_leaves_the_game_as_it_was(grown):
+    from service.games import GameSession
+
+    before = Board(grown.placements[:11])
+    last, misread = two_legal_tiles(before)
+    game = game_with(before.with_tile(misread), players=2)
+    session = GameSession("g", game, 0.0, provisional={misread.cell})
+    events = list(game.events)
+    broken = PlacedTile(last.cell, (9, 9, 9))  # not a tile of the set
+    verdict, entry, corrected = session.see(TableView(before.with_tile(broken)), 0.0, still=True)
+    assert verdict.status == "out_of_sync" and "the rules do not allow" in verdict.message
+    assert entry is None and corrected == [] and session.game.events == events

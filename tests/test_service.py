@@ -191,6 +191,31 @@ def test_games_survive_a_restart(tmp_path):
     assert after["events"] == before["events"] and after["corrected_cells"] == [[0, 0]]
 
 
+def test_a_games_file_from_before_provisional_placements_still_opens(tmp_path):
+    import sqlite3
+
+    from service.games import GameStore
+
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    old.execute(
+        "CREATE TABLE games (id TEXT PRIMARY KEY, created REAL NOT NULL, updated REAL NOT NULL,"
+        " players TEXT NOT NULL, rules TEXT NOT NULL, events TEXT NOT NULL, trusted TEXT NOT NULL)"
+    )
+    place = {"kind": "place", "player": 0, "cell": [0, 0], "corners": [5, 5, 5]}
+    old.execute(
+        "INSERT INTO games VALUES ('g', 0, 0, '[\"Ann\", \"Bob\"]', 'pressman-us', ?, '[]')", (json.dumps([place]),)
+    )
+    old.commit()
+    old.close()
+    store = GameStore(path)
+    session = store.get("g")
+    assert session.game.state.scores == (25, 0) and session.provisional == set()
+    session.provisional.add((0, 0))
+    store.save(session)
+    assert GameStore(path).get("g").provisional == {(0, 0)}
+
+
 def test_a_photo_of_the_table_commits_the_one_new_tile(client):
     game = new_game(client)
     events = f"/v1/games/{game['id']}/events"

@@ -67,8 +67,15 @@ function showGame(data) {
       return label;
     }));
   } else if (!settling) $("racks").replaceChildren();
-  $("board").src = `/v1/games/${data.id}/board.svg?n=${data.events.length}`;
+  // Keyed by the events themselves: a correction rewrites one without adding any.
+  $("board").src = `/v1/games/${data.id}/board.svg?v=${fingerprint(JSON.stringify([data.events, data.provisional_cells]))}`;
   setStatus(data.live.status, data.live.message);
+}
+
+function fingerprint(text) {
+  let hash = 0;
+  for (let i = 0; i < text.length; i++) hash = (hash * 31 + text.charCodeAt(i)) | 0;
+  return hash >>> 0;
 }
 
 function drawOverlay(reading) {
