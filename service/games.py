@@ -58,7 +58,7 @@ class GameSession:
     id: str
     game: Game
     created: float
-    trusted: set[Cell] = field(default_factory=set)  # cells a player corrected by hand
+    trusted: set[Cell] = field(default_factory=set)  # cells of this round a player placed or corrected by hand
     # Cells of this round's placements committed with a number read unsurely: the reader reads
     # them afresh (the game does not tell it to expect them) until it reads them surely, and
     # a sure reading that differs corrects the placement.
@@ -123,8 +123,9 @@ class GameSession:
         entry = self.game.apply(event)
         if isinstance(event, Place):
             self.trusted.add(event.cell)
-        if isinstance(event, EndRound):
-            self.provisional.clear()  # the next round starts a board of its own
+        if isinstance(event, EndRound):  # the next round starts a board of its own
+            self.trusted.clear()
+            self.provisional.clear()
         self.status = Verdict("settling", entry.description)
         return entry.to_dict()
 

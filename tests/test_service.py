@@ -324,5 +324,8 @@ def test_a_whole_round_through_the_api_is_settled_and_the_next_one_opens(client)
         assert answer.status_code == 200, answer.text
     after = answer.json()["game"]
     assert after["round"] == 2 and after["phase"] == "opening" and after["board"] == []
+    # The cells placed by hand were trusted in their round only: the next round's tiles there are
+    # checked by the camera again.
+    assert after["corrected_cells"] == []
     assert after["scores"] == [sum(e.deltas[i] for e in first_round) for i in range(3)]
     assert client.post(events, json={"kind": "end_round", "racks": [0, 0, 0]}).status_code == 422
