@@ -336,6 +336,24 @@ class Game:
         self.state, self.log = replay.state, replay.log
         return undone
 
+    def correct(self, cell: Cell, corners: Corners) -> LogEntry:
+        """Give the placement of this round at ``cell`` other numbers (the camera misread it):
+        the log replays, scores follow, and the game stays as it was (IllegalEvent) if the rules
+        then refuse any event. Returns the corrected placement's new entry."""
+        ends = [i for i, entry in enumerate(self.log) if isinstance(entry.event, EndRound)]
+        round_start = ends[-1] + 1 if ends else 0
+        events = self.events
+        index = next(
+            (i for i in range(round_start, len(events)) if isinstance(events[i], Place) and events[i].cell == cell),
+            None,
+        )
+        if index is None:
+            raise IllegalEvent(f"no tile of this round was placed at {list(cell)}")
+        events[index] = event_from_dict({**event_to_dict(events[index]), "corners": list(corners)})
+        replay = Game(self.players, self.rules, events)
+        self.state, self.log = replay.state, replay.log
+        return self.log[index]
+
     @property
     def events(self) -> list[Event]:
         return [e.event for e in self.log]

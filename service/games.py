@@ -136,30 +136,11 @@ class GameSession:
             corners = tuple(data["corners"])
         except (KeyError, TypeError):
             raise IllegalEvent("a correction needs the tile's cell [m, k] and its corners [a, b, c]") from None
-        entry = self._rewrite(cell, corners)
+        entry = self.game.correct(cell, corners)
         self.trusted.add(cell)
-        self.status = Verdict("settling", f"corrected the tile at {list(cell)}")
-        return entry
-
-    def _rewrite(self, cell: Cell, corners: tuple) -> dict:
-        """The placement of this round at ``cell`` given other numbers; the log replays (and the
-        game stays as it was, with IllegalEvent, if the rules then refuse any event)."""
-        events = self.game.events
-        index = next(
-            (i for i, e in enumerate(events) if isinstance(e, Place) and e.cell == cell and i >= self._round_start()),
-            None,
-        )
-        if index is None:
-            raise IllegalEvent(f"no tile of this round was placed at {list(cell)}")
-        fixed = event_from_dict({**event_to_dict(events[index]), "corners": list(corners)})
-        replay = Game(self.game.players, self.game.rules, [*events[:index], fixed, *events[index + 1 :]])
-        self.game = replay
         self.provisional.discard(cell)
-        return replay.log[index].to_dict()
-
-    def _round_start(self) -> int:
-        ends = [i for i, e in enumerate(self.game.events) if isinstance(e, EndRound)]
-        return ends[-1] + 1 if ends else 0
+        self.status = Verdict("settling", f"corrected the tile at {list(cell)}")
+        return entry.to_dict()
 
     def see(
         self, view: TableView, now: float, opener: int = 0, still: bool = False
@@ -177,7 +158,8 @@ class GameSession:
         corrected: list[dict] = []
         while verdict.correction is not None:
             try:
-                corrected.append(self._rewrite(verdict.correction.cell, verdict.correction.corners))
+                corrected.append(self.game.correct(verdict.correction.cell, verdict.correction.corners).to_dict())
+                self.provisional.discard(verdict.correction.cell)
             except IllegalEvent as error:
                 verdict = Verdict("out_of_sync", f"{verdict.message}, which the rules do not allow: {error}")
                 break
