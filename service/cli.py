@@ -98,8 +98,6 @@ def _reader(rules: str, working_size: int | None = None):
     from vision.reader import Reader
 
     try:
-        if working_size is None:
-            return Reader(rules=rules)
         return Reader(rules=rules, working_size=working_size)
     except FileNotFoundError as error:
         raise InputError(str(error)) from None

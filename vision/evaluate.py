@@ -251,7 +251,7 @@ def _read_all(folder: Path, files: list[Path], working_size: int | None = None, 
     from vision.image_io import load_image
     from vision.reader import Reader
 
-    reader = Reader(working_size=working_size) if working_size else Reader()
+    reader = Reader(working_size=working_size)
     for file in files:
         truth = json.loads(file.read_text())
         image_path = folder / truth["image"]["path"]

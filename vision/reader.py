@@ -120,10 +120,12 @@ class Reader:
         finder: str | Path = DEFAULT_FINDER,
         rules: str = DEFAULT_PRESET,
         threads: int | None = None,
-        working_size: int = READ_LONG_SIDE,
+        working_size: int | None = None,
     ) -> None:
+        """``working_size``: the long side photos are shrunk to for finding tiles (None: the
+        finder's own, ``READ_LONG_SIDE``)."""
         self.classifier = CornerClassifier(classifier, threads)
-        self.finder = TileFinder(finder, threads, working_size)
+        self.finder = TileFinder(finder, threads, READ_LONG_SIDE if working_size is None else working_size)
         self.rules = get_rules(rules)
 
     def read(
