@@ -257,6 +257,19 @@ def test_a_steep_phone_photo_whose_first_look_reads_nothing_is_looked_at_again_n
     assert compare(truth, reader.read(image).to_dict())["found"] <= 3
 
 
+def test_a_close_ups_backs_are_taken_from_the_look_from_farther(reader, monkeypatch):
+    # A studio close-up (test photo 2000023 with --closer 3, shrunk to 960x720: black tiles
+    # about 97 pixels a side). The first look reads the board best; the two backs at the foot of
+    # the photo it finds only in parts, while the look from farther finds them whole.
+    image = load_image(FIXTURES / "close_up_with_backs.jpg")
+    truth = json.loads((FIXTURES / "close_up_with_backs.json").read_text())
+    row = compare(truth, reader.read(image).to_dict())
+    assert (row["found"], row["extra"], row["wrong_corners"]) == (17, 0, 0)
+    assert (row["face_down"], row["face_down_found"], row["face_down_extra"]) == (2, 2, 0)
+    monkeypatch.setattr("vision.reader._backs_from_farther", lambda chosen, looks: chosen.face_down)
+    assert compare(truth, reader.read(image).to_dict())["face_down_found"] == 0
+
+
 @pytest.mark.parametrize("zoom", [2.2, 4.0])
 def test_a_close_up_is_read_by_looking_again_from_farther(reader, zoom):
     # The middle of the sample blown up: its tiles come out 170 (2.2x) or 310 (4x) pixels a side

@@ -20,7 +20,7 @@ from vision.find import (
     split_merged,
     triangularity,
 )
-from vision.lattice import fit_lattice
+from vision.lattice import fit_board, fit_lattice
 from vision.reader import (
     _blank_apart,
     _coloured_like,
@@ -527,9 +527,10 @@ def test_a_first_look_is_checked_on_construction():
 def test_a_look_is_taken_for_too_close_when_it_reads_parts_of_tiles_or_tiles_too_large():
     tile = ReadTile((0, 0), np.array([[0, 0], [10, 17], [-10, 17]]), (1, 2, 3), (1.0, 1.0, 1.0), True, False)
     outline = np.zeros((3, 2))
+    fit = fit_board(tile.corners[None].astype(float))
 
     def sight(tiles: int, unread: int, backs: int, side: float = 40.0) -> _Sight:
-        return _Sight(960, (tile,) * tiles, (outline,) * backs, (outline,) * unread, False, 6, side)
+        return _Sight(960, (tile,) * tiles, (outline,) * backs, (outline,) * unread, False, 6, side, fit)
 
     assert not sight(24, 0, 7).too_close
     assert not sight(2, 0, 40).too_close  # the start of a game: a small board beside the pile

@@ -90,6 +90,7 @@ class _Sight:
     lone_blank: bool  # a loose tile shows no mark (the 0-0-0 tile, or a pip tile's back)
     max_number: int
     tile_side: float  # the median side of the tiles read, in pixels of the photo as shrunk (0: none)
+    fit: LatticeFit  # the lattice fitted to the outlines this look read
     knows_the_board: bool = False  # a known board was matched to the tiles read and expected there
     scale: float = 1.0  # the photo as shrunk for this look, over the photo
 
@@ -179,7 +180,8 @@ class Reader:
             nearer = self.finder.first_look(image, NEARER_WORKING_SIZE)
             sights.append(self._see(image, rules, nearer, lap, known))
         sight = max(sights, key=lambda s: s.found)
-        tiles, face_down, unread, max_number = sight.tiles, sight.face_down, sight.unread, sight.max_number
+        tiles, unread, max_number = sight.tiles, sight.unread, sight.max_number
+        face_down = _backs_from_farther(sight, [s for s in sights[1:] if first.too_close])
         rules_used = replace(rules, max_number=max_number)
         board = joined_board(tiles)
         violations = tuple(validate_board(board, rules_used))
@@ -241,13 +243,13 @@ class Reader:
         again, kept when that joins more tiles into the board."""
         outlines = self.finder.look_closer(image, first_look, enlarge_to)
         lap("find")
-        sight, fit = self._read_outlines(image, outlines, rules, first_look, lap, known)
-        if _shows_its_plane(fit) or sight.too_close or len(sight.tiles) < SIZING_READ_TILES:
+        sight = self._read_outlines(image, outlines, rules, first_look, lap, known)
+        if _shows_its_plane(sight.fit) or sight.too_close or len(sight.tiles) < SIZING_READ_TILES:
             return sight  # sized by the board already, or a look from farther follows
         sized = _about_the_size(outlines, np.median(edge_lengths(_outlines_of(sight.tiles)).mean(1)), SIZE_TOLERANCE)
         if sized.all():
             return sight
-        again, _ = self._read_outlines(image, outlines[sized], rules, first_look, lap, known)
+        again = self._read_outlines(image, outlines[sized], rules, first_look, lap, known)
         return again if again.found[0] > sight.found[0] else sight
 
     def _read_outlines(
@@ -258,10 +260,10 @@ class Reader:
         first_look: FirstLook,
         lap: Callable[[str], None],
         known: Board | None,
-    ) -> tuple[_Sight, LatticeFit]:
+    ) -> _Sight:
         """The finder's outlines read: fit the lattice, classify the corners, complete the
         board, set backs apart and decode; with a ``known`` board matched to the tiles read,
-        decode again expecting its tiles. Also gives the lattice fitted."""
+        decode again expecting its tiles."""
         fit = fit_board(outlines)
         sized = _sized_like_the_board(outlines, fit)
         if not sized.all():  # fit again: specks of table pattern had set the median tile side
@@ -307,7 +309,7 @@ class Reader:
         sides = edge_lengths(read_outlines).mean(1) * first_look.scale
         tile_side = float(np.median(sides)) if len(sides) else 0.0
         lone_blank = bool((blank & ~down).any())
-        sight = _Sight(
+        return _Sight(
             first_look.working_size,
             tiles,
             face_down,
@@ -315,10 +317,10 @@ class Reader:
             lone_blank,
             max_number,
             tile_side,
+            fit,
             knows_the_board=bool(expected),
             scale=first_look.scale,
         )
-        return sight, fit
 
     def corner_probabilities(self, image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
         """(N, 3, 2) clockwise tile corners -> (N, 3, 8) probabilities of each corner's number,
@@ -651,6 +653,23 @@ def _like_the_read_tiles(outlines: tuple[np.ndarray, ...], read: np.ndarray, fit
         if all(_overlap(candidates[i], candidates[k]) < SAME_TILE_OVERLAP for k in kept if may_overlap[i, k]):
             kept.append(i)
     return tuple(outlines[i] for i in sorted(kept))
+
+
+def _backs_from_farther(chosen: _Sight, close_up_looks: list[_Sight]) -> tuple[np.ndarray, ...]:
+    """The backs the chosen look found, and those a close-up's looks from farther still found
+    beside its tiles: a close-up's board and its pile are seen best at different scales (a look
+    from farther finds large backs whole where the nearer one, which reads the board better,
+    finds parts of them). Only looks from farther that still show the tiles as large as the
+    finder finds well: a nearer look, or one showing them small, also finds specks of table."""
+    farther = [
+        sight
+        for sight in close_up_looks
+        if sight.working_size < chosen.working_size and sight.tile_side >= FAR_TILE_SIDE
+    ]
+    others = tuple(back for sight in farther for back in sight.face_down)
+    if not others:
+        return chosen.face_down
+    return _like_the_read_tiles(chosen.face_down + others, _outlines_of(chosen.tiles), chosen.fit)
 
 
 def _coloured_like(backs: tuple[np.ndarray, ...], read: np.ndarray, image: np.ndarray) -> tuple[np.ndarray, ...]:
