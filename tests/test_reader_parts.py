@@ -261,6 +261,25 @@ def test_the_tile_added_is_the_one_whose_cell_alone_changed():
     assert changed_alone(earlier[:200], now, tiles) is None
 
 
+def test_a_tile_in_both_photos_is_no_rival_of_the_one_added_but_a_hand_moving_is_no_tile_added():
+    # A camera kept still: two tiles look new. One lies half past the frame's edge in both
+    # photos (the earlier photo's reading left it out); the other was put on bare table.
+    rng = np.random.default_rng(1)
+    earlier = np.clip(rng.normal(120, 4, (240, 480, 3)), 0, 255).astype(np.uint8)
+    edge_tile = np.array([[[-20, 20], [40, 20], [10, 70]]], float)
+    added = np.array([[[300, 80], [340, 150], [260, 150]]], float)
+    cv2.fillPoly(earlier, [edge_tile[0].astype(np.int32)], (225, 225, 215))
+    now = earlier.copy()
+    cv2.fillPoly(now, [added[0].astype(np.int32)], (225, 225, 215))
+    tiles = np.concatenate([edge_tile, added])
+    assert changed_alone(earlier, now, tiles) == 1
+    # A hand over the second cell in the earlier photo, reaching well past it: its cell and
+    # its surroundings changed alike, so it is not taken for a tile added.
+    hand = earlier.copy()
+    cv2.rectangle(hand, (200, 40), (420, 200), (150, 170, 220), -1)
+    assert changed_alone(hand, now, tiles) is None
+
+
 def test_a_new_tile_no_set_holds_or_already_played_is_not_the_one_added():
     # The finder's phantom in a bay of three tiles reads the numbers its neighbours show there:
     # a reading no set holds, or a tile already on the board. The other new tile is the one added.

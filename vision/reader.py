@@ -471,9 +471,12 @@ def _about_centre(polygons: np.ndarray, factor: float) -> np.ndarray:
 def changed_alone(earlier: np.ndarray, image: np.ndarray, triangles: np.ndarray) -> int | None:
     """Of (N, 3, 2) tiles that look new in ``image``, taken from where ``earlier`` was (the
     camera kept still), the one whose cell alone changed, or None: its middle changed, and
-    around it the photo changed less than ``QUIETER_AROUND`` times as much as around any other.
-    A tile a player added changes the photo in its own cell; a tile that a hand, a sleeve or
-    a cup hid in the earlier photo changes around it too, where that thing moved away. A pixel
+    around it the photo changed less than ``QUIETER_AROUND`` times as much as in its middle and
+    as around any other whose middle changed. A tile a player added changes the photo in its
+    own cell; a tile that a hand, a sleeve or a cup hid in the earlier photo changes around it
+    too, where that thing moved away; a tile whose middle did not change lay there in both
+    photos (one past the frame's edge, which the earlier photo's reading left out), so it is no
+    rival. A pixel
     counts as changed when it moved more than ``CHANGED_BY`` grey levels (more in noisy photos)
     past the shift the whole photo took (the light, the camera's exposure)."""
     if earlier.shape != image.shape:
@@ -500,8 +503,8 @@ def changed_alone(earlier: np.ndarray, image: np.ndarray, triangles: np.ndarray)
     if not len(candidates):
         return None
     best = candidates[np.argmin(around[candidates])]
-    others = np.delete(around, best)
-    return int(best) if around[best] < QUIETER_AROUND * others.min() else None
+    quieter_than = np.append(around[candidates[candidates != best]], inside[best])
+    return int(best) if around[best] < QUIETER_AROUND * quieter_than.min() else None
 
 
 def looks_alike(
