@@ -476,9 +476,8 @@ def changed_alone(earlier: np.ndarray, image: np.ndarray, triangles: np.ndarray)
     own cell; a tile that a hand, a sleeve or a cup hid in the earlier photo changes around it
     too, where that thing moved away; a tile whose middle did not change lay there in both
     photos (one past the frame's edge, which the earlier photo's reading left out), so it is no
-    rival. A pixel
-    counts as changed when it moved more than ``CHANGED_BY`` grey levels (more in noisy photos)
-    past the shift the whole photo took (the light, the camera's exposure)."""
+    rival. A pixel counts as changed when it moved more than ``CHANGED_BY`` grey levels (more in
+    noisy photos) past the shift the whole photo took (the light, the camera's exposure)."""
     if earlier.shape != image.shape:
         return None
     before, now = (to_grey(photo) for photo in (earlier, image))
