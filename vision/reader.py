@@ -181,7 +181,7 @@ class Reader:
             sights.append(self._see(image, rules, nearer, lap, known))
         sight = max(sights, key=lambda s: s.found)
         tiles, unread, max_number = sight.tiles, sight.unread, sight.max_number
-        face_down = _backs_from_farther(sight, [s for s in sights[1:] if first.too_close])
+        face_down = _backs_from_farther(sight, sights[1:])
         rules_used = replace(rules, max_number=max_number)
         board = joined_board(tiles)
         violations = tuple(validate_board(board, rules_used))
@@ -657,16 +657,15 @@ def _like_the_read_tiles(outlines: tuple[np.ndarray, ...], read: np.ndarray, fit
     return tuple(outlines[i] for i in sorted(kept))
 
 
-def _backs_from_farther(chosen: _Sight, close_up_looks: list[_Sight]) -> tuple[np.ndarray, ...]:
-    """The backs the chosen look found, and those a close-up's looks from farther still found
-    beside its tiles: a close-up's board and its pile are seen best at different scales (a look
-    from farther finds large backs whole where the nearer one, which reads the board better,
-    finds parts of them). Only looks from farther that still show the tiles as large as the
-    finder finds well: a nearer look, or one showing them small, also finds specks of table."""
+def _backs_from_farther(chosen: _Sight, later_looks: list[_Sight]) -> tuple[np.ndarray, ...]:
+    """The backs the chosen look found, and those the looks taken after the first one from
+    farther (a close-up's) found beside its tiles: a close-up's board and its pile are seen best
+    at different scales (a look from farther finds large backs whole where the nearer one, which
+    reads the board better, finds parts of them). Only looks from farther that still show the
+    tiles as large as the finder finds well: a nearer look (the first, where a look nearer still
+    won), or one showing them small, also finds specks of table."""
     farther = [
-        sight
-        for sight in close_up_looks
-        if sight.working_size < chosen.working_size and sight.tile_side >= FAR_TILE_SIDE
+        sight for sight in later_looks if sight.working_size < chosen.working_size and sight.tile_side >= FAR_TILE_SIDE
     ]
     others = tuple(back for sight in farther for back in sight.face_down)
     if not others:
