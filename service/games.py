@@ -24,7 +24,7 @@ from engine.game import EndRound, Game, IllegalEvent, Place, event_from_dict, ev
 from engine.lattice import Cell
 from engine.rules import get_rules
 from engine.svg import board_svg
-from service.live import LiveSettings, LiveTable, TableView, Verdict
+from service.live import GameRecord, LiveSettings, LiveTable, TableView, Verdict
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -147,14 +147,13 @@ class GameSession:
     ) -> tuple[Verdict, dict | None, list[dict]]:
         """One view of the table: the verdict, the placement committed from it (if any) and the
         placements it corrected. ``still``: the view is a deliberate photo, judged at once."""
-        state, rules = self.game.state, self.game.rules
         if not 0 <= opener < len(self.game.players):
             opener = 0
         if still:
             self.table.shown = view
-            verdict = self.table.judge(view, state, rules, opener, self.trusted, self.provisional)
+            verdict = self.table.judge(view, self._record(opener))
         else:
-            verdict = self.table.observe(view, state, rules, now, opener, self.trusted, self.provisional)
+            verdict = self.table.observe(view, self._record(opener), now)
         corrected: list[dict] = []
         while verdict.correction is not None:
             try:
@@ -166,7 +165,7 @@ class GameSession:
             # The view that held is judged again against the corrected game: it may show the
             # next placement too (the tile whose numbers made the corrected one plain).
             done = verdict.message
-            verdict = self.table.judge(self.table.shown, self.game.state, rules, opener, self.trusted, self.provisional)
+            verdict = self.table.judge(self.table.shown, self._record(opener))
             verdict = replace(verdict, message=f"{done}; {verdict.message}")
         self.provisional -= verdict.confirmed
         entry = None
@@ -176,6 +175,11 @@ class GameSession:
                 self.provisional.add(verdict.placement.cell)
         self.status = verdict
         return verdict, entry, corrected
+
+    def _record(self, opener: int) -> GameRecord:
+        return GameRecord(
+            self.game.state, self.game.rules, opener, frozenset(self.trusted), frozenset(self.provisional)
+        )
 
     def look(self, reader, pixels, now: float, opener: int = 0, still: bool = False) -> dict:
         """Read one frame (unless the picture is moving, or unchanged since the last verdict) and

@@ -33,7 +33,6 @@ pixels, apart from the small thumbnail that measures change.
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -120,27 +119,31 @@ def changed_pixels(before: np.ndarray | None, after: np.ndarray) -> int:
     return int(np.count_nonzero(np.abs(after - before) > CHANGE_LEVEL))
 
 
-def judge_view(
-    view: TableView,
-    state: GameState,
-    rules: Rules,
-    opener: int = 0,
-    trusted: Collection[Cell] = (),
-    opening: Cell | None = None,
-    provisional: Collection[Cell] = (),
-) -> Verdict:
-    """Compare a still table's view with the game. ``opener`` plays the round's first tile (the
-    camera cannot tell who it was); ``trusted`` cells were corrected by hand, so whatever the
-    camera reads there is taken to be the game's tile; ``provisional`` cells hold placements
-    committed from an unsure reading, which a sure one corrects. Before the first tile,
-    ``opening`` is the cell of the joined tile that lay alone on the table before (unread),
-    which opens the round."""
+@dataclass(frozen=True)
+class GameRecord:
+    """What a view of the table is judged against: the game's state and rules, who plays the
+    round's first tile (the camera cannot tell who it was), the ``trusted`` cells that players
+    corrected by hand (whatever the camera reads there is taken to be the game's tile) and the
+    ``provisional`` cells that hold placements committed from an unsure reading (a sure one
+    corrects them)."""
+
+    state: GameState
+    rules: Rules
+    opener: int = 0
+    trusted: frozenset[Cell] = frozenset()
+    provisional: frozenset[Cell] = frozenset()
+
+
+def judge_view(view: TableView, record: GameRecord, opening: Cell | None = None) -> Verdict:
+    """Compare a still table's view with the game. Before the first tile, ``opening`` is the
+    cell of the joined tile that lay alone on the table before (unread), which opens the round."""
+    state = record.state
     if state.phase == "over":
         return Verdict("round_over", "the game is over")
     if state.phase == "settling":
         return Verdict("round_over", f"round {state.round} is over: give the rack totals to settle it")
     if not len(state.board):
-        return _opening(view, state, rules, opener, opening)
+        return _opening(view, record, opening)
     board = view.board
     mapping = frame_map(board, state.board)
     if mapping is None:
@@ -152,30 +155,23 @@ def judge_view(
     confirmed = frozenset(
         p.cell
         for p in state.board.placements
-        if p.cell in provisional and p.cell not in unsure and seen.get(p.cell) == p.corners
+        if p.cell in record.provisional and p.cell not in unsure and seen.get(p.cell) == p.corners
     )
-    return replace(_against_the_board(seen, unsure, state, rules, opener, trusted, provisional), confirmed=confirmed)
+    return replace(_against_the_board(seen, unsure, record), confirmed=confirmed)
 
 
-def _against_the_board(
-    seen: dict[Cell, tuple[int, int, int]],
-    unsure: set[Cell],
-    state: GameState,
-    rules: Rules,
-    opener: int,
-    trusted: Collection[Cell],
-    provisional: Collection[Cell],
-) -> Verdict:
+def _against_the_board(seen: dict[Cell, tuple[int, int, int]], unsure: set[Cell], record: GameRecord) -> Verdict:
     """``judge_view`` once the view's tiles are in the game's frame: ``seen`` their numbers by
     cell, ``unsure`` the cells read with a number flagged unsure."""
+    state = record.state
     missing, changed, corrections = [], [], []
     for placed in state.board.placements:
         now = seen.get(placed.cell)
         if now is None:
             missing.append(placed)
-        elif now == placed.corners or placed.cell in trusted:
+        elif now == placed.corners or placed.cell in record.trusted:
             continue
-        elif placed.cell not in provisional:
+        elif placed.cell not in record.provisional:
             changed.append((placed, now))
         elif placed.cell not in unsure:  # read unsurely otherwise, the game's numbers stand
             corrections.append((placed, now))
@@ -210,10 +206,10 @@ def _against_the_board(
     if added[0].tile in {placed.tile for placed in missing}:
         return Verdict("out_of_sync", "a tile of the board has moved: put it back")
     # Tiles missing besides are hidden, or missed.
-    return _try_place(added[0], state, rules, opener, added[0].cell in unsure)
+    return _try_place(added[0], record, added[0].cell in unsure)
 
 
-def _opening(view: TableView, state: GameState, rules: Rules, opener: int, opening: Cell | None) -> Verdict:
+def _opening(view: TableView, record: GameRecord, opening: Cell | None) -> Verdict:
     board, loose = view.board, view.loose
     if len(board) == 2 and opening in board:
         first = board.by_cell[opening]  # the next tile follows from the next view, as any other
@@ -236,15 +232,16 @@ def _opening(view: TableView, state: GameState, rules: Rules, opener: int, openi
             "by hand, or play the next tile beside it (the two are read together)",
         )
     else:
-        return Verdict("in_sync", f"round {state.round}: waiting for the opening tile")
-    return _try_place(first, state, rules, opener, first.cell in view.unsure)  # the round's frame is the view's
+        return Verdict("in_sync", f"round {record.state.round}: waiting for the opening tile")
+    return _try_place(first, record, first.cell in view.unsure)  # the round's frame is the view's
 
 
-def _try_place(placed: PlacedTile, state: GameState, rules: Rules, opener: int, unsure: bool = False) -> Verdict:
-    player = state.turn if state.turn is not None else opener
+def _try_place(placed: PlacedTile, record: GameRecord, unsure: bool = False) -> Verdict:
+    state = record.state
+    player = state.turn if state.turn is not None else record.opener
     event = Place(player, placed.cell, placed.corners)
     try:
-        advance(state, event, rules)
+        advance(state, event, record.rules)
     except IllegalEvent as error:
         return Verdict("out_of_sync", f"{placed} is not allowed: {error}")
     return Verdict("placed", f"{state.players[player]} plays {placed}", event, unsure)
@@ -295,16 +292,7 @@ class LiveTable:
         """Read the next still frame afresh (the game changed by other means than the camera)."""
         self._reference = None
 
-    def observe(
-        self,
-        view: TableView,
-        state: GameState,
-        rules: Rules,
-        now: float,
-        opener: int = 0,
-        trusted: Collection[Cell] = (),
-        provisional: Collection[Cell] = (),
-    ) -> Verdict:
+    def observe(self, view: TableView, record: GameRecord, now: float) -> Verdict:
         """Feed one still frame's view; the verdict once a view has held, else 'settling'. A view
         holds when the reader shows the same tiles (``TableView.signature``: a reading that
         misses some of the game's board shows the same as one that sees it all, and the fullest
@@ -312,6 +300,7 @@ class LiveTable:
         since the picture last moved, in that many readings over that time and in ``LEAD`` more
         than any other view (a tile read one way, then another, then the first way twice is read
         as most readings have it, instead of never; two views read in turn hold neither)."""
+        state = record.state
         signature = view.signature(state.board)
         if signature != self._candidate:
             self._candidate, self._count, self._since = signature, 0, now
@@ -327,7 +316,7 @@ class LiveTable:
             self._remember_lone_tile(view, state)  # a lone tile read now and then unread never holds
             return Verdict("settling", "waiting for the table to stay still")
         self.shown = counted
-        verdict = self.judge(counted, state, rules, opener, trusted, provisional)
+        verdict = self.judge(counted, record)
         if verdict.status in SETTLED:
             self._reference, self._read_at = self._previous, now
         else:
@@ -368,22 +357,14 @@ class LiveTable:
         view = max(adding_one, key=lambda seen: seen.readings).fullest
         return replace(view, unsure=view.unsure | {added(view)[0].cell})
 
-    def judge(
-        self,
-        view: TableView,
-        state: GameState,
-        rules: Rules,
-        opener: int = 0,
-        trusted: Collection[Cell] = (),
-        provisional: Collection[Cell] = (),
-    ) -> Verdict:
+    def judge(self, view: TableView, record: GameRecord) -> Verdict:
         """``judge_view`` for a view that counts. Before the round's first tile, where a lone tile
         lay is remembered, so that once the next tile joins it the one that lay first opens."""
-        self._remember_lone_tile(view, state)
+        self._remember_lone_tile(view, record.state)
         opening = None
         if self._lone_tile_at is not None and len(view.board) == 2:
             opening = _tile_at(view.board_at, self._lone_tile_at)
-        return judge_view(view, state, rules, opener, trusted, opening, provisional)
+        return judge_view(view, record, opening)
 
     def _remember_lone_tile(self, view: TableView, state: GameState) -> None:
         if len(state.board):

@@ -12,7 +12,7 @@ from engine.lattice import Cell, LatticeMap
 from engine.rules import get_rules
 from engine.simulate import random_board
 from engine.tiles import tile_set
-from service.live import LiveSettings, LiveTable, TableView, changed_pixels, judge_view, thumbnail
+from service.live import GameRecord, LiveSettings, LiveTable, TableView, changed_pixels, judge_view, thumbnail
 
 RULES = get_rules("pressman-us")
 
@@ -36,13 +36,13 @@ def grown():
 
 def test_the_game_board_in_another_frame_is_in_sync(grown):
     game = game_with(Board(grown.placements[:11]))
-    verdict = judge_view(TableView(game.state.board.moved(CAMERA)), game.state, RULES)
+    verdict = judge_view(TableView(game.state.board.moved(CAMERA)), GameRecord(game.state, RULES))
     assert verdict.status == "in_sync"
 
 
 def test_one_new_legal_tile_is_placed_for_the_player_whose_turn_it_is(grown):
     game = game_with(Board(grown.placements[:11]))
-    verdict = judge_view(TableView(grown.moved(CAMERA)), game.state, RULES)
+    verdict = judge_view(TableView(grown.moved(CAMERA)), GameRecord(game.state, RULES))
     assert verdict.status == "placed"
     last = grown.placements[11]
     assert verdict.placement == Place(game.state.turn, last.cell, last.corners)  # in the game's own frame
@@ -51,8 +51,8 @@ def test_one_new_legal_tile_is_placed_for_the_player_whose_turn_it_is(grown):
 def test_hidden_tiles_wait_and_two_new_tiles_are_out_of_sync(grown):
     game = game_with(Board(grown.placements[:10]))
     hidden = Board(grown.placements[:7])
-    assert judge_view(TableView(hidden.moved(CAMERA)), game.state, RULES).status == "covered"
-    two_more = judge_view(TableView(grown.moved(CAMERA)), game.state, RULES)
+    assert judge_view(TableView(hidden.moved(CAMERA)), GameRecord(game.state, RULES)).status == "covered"
+    two_more = judge_view(TableView(grown.moved(CAMERA)), GameRecord(game.state, RULES))
     assert two_more.status == "out_of_sync" and "2 new tiles" in two_more.message
 
 
@@ -60,10 +60,10 @@ def test_a_new_tile_is_placed_though_tiles_of_the_board_are_missed(grown):
     game = game_with(Board(grown.placements[:11]))
     last = grown.placements[11]
     partly = Board((*grown.placements[2:11], last))  # two tiles of the board hidden, or missed by the reader
-    verdict = judge_view(TableView(partly.moved(CAMERA)), game.state, RULES)
+    verdict = judge_view(TableView(partly.moved(CAMERA)), GameRecord(game.state, RULES))
     assert verdict.status == "placed" and verdict.placement == Place(game.state.turn, last.cell, last.corners)
     moved = Board((*grown.placements[1:11], PlacedTile(last.cell, grown.placements[0].corners)))
-    verdict = judge_view(TableView(moved.moved(CAMERA)), game.state, RULES)
+    verdict = judge_view(TableView(moved.moved(CAMERA)), GameRecord(game.state, RULES))
     assert verdict.status == "out_of_sync" and "moved" in verdict.message
 
 
@@ -75,15 +75,17 @@ def test_a_second_copy_of_a_tile_seen_in_its_place_is_not_a_new_tile(grown):
     last = grown.placements[11]
     empty = next(cell for cell in sorted(grown.frontier()) if cell != last.cell)
     copy = PlacedTile(empty, grown.placements[0].corners)
-    verdict = judge_view(TableView(grown.with_tile(copy).moved(CAMERA)), game.state, RULES)
+    verdict = judge_view(TableView(grown.with_tile(copy).moved(CAMERA)), GameRecord(game.state, RULES))
     assert verdict.status == "placed" and verdict.placement == Place(game.state.turn, last.cell, last.corners)
-    alone = judge_view(TableView(Board(grown.placements[:11]).with_tile(copy).moved(CAMERA)), game.state, RULES)
+    alone = judge_view(
+        TableView(Board(grown.placements[:11]).with_tile(copy).moved(CAMERA)), GameRecord(game.state, RULES)
+    )
     assert alone.status == "out_of_sync" and alone.message.startswith(f"{copy} is not allowed: {copy.tile}")
     # A cell the players corrected holds their tile, whatever the reader sees there.
     first = grown.placements[0]
     misread = PlacedTile(first.cell, tuple((n + 1) % 6 for n in first.corners))
     view = Board((misread, *grown.placements[1:12], copy))
-    trusted = judge_view(TableView(view.moved(CAMERA)), game.state, RULES, trusted={first.cell})
+    trusted = judge_view(TableView(view.moved(CAMERA)), GameRecord(game.state, RULES, trusted=frozenset({first.cell})))
     assert trusted.status == "placed" and trusted.placement == Place(game.state.turn, last.cell, last.corners)
 
 
@@ -92,9 +94,11 @@ def test_a_misread_tile_is_out_of_sync_until_a_player_corrects_it(grown):
     first = grown.placements[0]
     wrong = tuple((n + 1) % 6 for n in first.corners)
     misread = Board((PlacedTile(first.cell, wrong), *grown.placements[1:11]))
-    verdict = judge_view(TableView(misread.moved(CAMERA)), game.state, RULES)
+    verdict = judge_view(TableView(misread.moved(CAMERA)), GameRecord(game.state, RULES))
     assert verdict.status == "out_of_sync" and str(list(first.cell)) in verdict.message
-    trusted = judge_view(TableView(misread.moved(CAMERA)), game.state, RULES, trusted={first.cell})
+    trusted = judge_view(
+        TableView(misread.moved(CAMERA)), GameRecord(game.state, RULES, trusted=frozenset({first.cell}))
+    )
     assert trusted.status == "in_sync"
 
 
@@ -127,20 +131,27 @@ def test_a_placement_read_unsurely_is_provisional_until_a_sure_reading_settles_i
     last, misread = two_legal_tiles(before)
     truth = before.with_tile(last)
     unsure_here = frozenset({CAMERA.cell(last.cell)})
-    placing = judge_view(TableView(truth.moved(CAMERA), unsure=unsure_here), game_with(before).state, RULES)
+    placing = judge_view(TableView(truth.moved(CAMERA), unsure=unsure_here), GameRecord(game_with(before).state, RULES))
     assert placing.status == "placed" and placing.unsure
-    assert not judge_view(TableView(truth.moved(CAMERA)), game_with(before).state, RULES).unsure
+    assert not judge_view(TableView(truth.moved(CAMERA)), GameRecord(game_with(before).state, RULES)).unsure
 
     game = game_with(before.with_tile(misread))
     provisional = {last.cell}
-    plain = judge_view(TableView(truth.moved(CAMERA)), game.state, RULES, provisional=provisional)
+    plain = judge_view(
+        TableView(truth.moved(CAMERA)), GameRecord(game.state, RULES, provisional=frozenset(provisional))
+    )
     assert plain.status == "corrected" and plain.correction == last and plain.placement is None
     assert plain.message.endswith(f"surely now, not {'-'.join(map(str, misread.corners))}: corrected")
-    unsure = judge_view(TableView(truth.moved(CAMERA), unsure=unsure_here), game.state, RULES, provisional=provisional)
+    unsure = judge_view(
+        TableView(truth.moved(CAMERA), unsure=unsure_here),
+        GameRecord(game.state, RULES, provisional=frozenset(provisional)),
+    )
     assert unsure.status == "in_sync" and unsure.confirmed == frozenset()
-    alike = judge_view(TableView(game.state.board.moved(CAMERA)), game.state, RULES, provisional=provisional)
+    alike = judge_view(
+        TableView(game.state.board.moved(CAMERA)), GameRecord(game.state, RULES, provisional=frozenset(provisional))
+    )
     assert alike.status == "in_sync" and alike.confirmed == {last.cell}
-    committed_surely = judge_view(TableView(truth.moved(CAMERA)), game.state, RULES)
+    committed_surely = judge_view(TableView(truth.moved(CAMERA)), GameRecord(game.state, RULES))
     assert committed_surely.status == "out_of_sync" and committed_surely.correction is None
 
 
@@ -154,16 +165,16 @@ def test_a_new_tile_that_breaks_the_rules_is_not_placed(grown):
         for tile in tile_set(5)
         if tile not in used and check_placement(before, PlacedTile(cell, tile.numbers), RULES)
     )
-    verdict = judge_view(TableView(before.with_tile(broken).moved(CAMERA)), game.state, RULES)
+    verdict = judge_view(TableView(before.with_tile(broken).moved(CAMERA)), GameRecord(game.state, RULES))
     assert verdict.status == "out_of_sync" and verdict.placement is None and "not allowed" in verdict.message
 
 
 def test_the_opening_tile_may_lie_alone_and_opens_for_the_chosen_player():
     game = Game(["Ann", "Bob", "Cy"], RULES)
-    verdict = judge_view(TableView(Board(), ((5, 5, 5),)), game.state, RULES, opener=2)
+    verdict = judge_view(TableView(Board(), ((5, 5, 5),)), GameRecord(game.state, RULES, opener=2))
     assert verdict.status == "placed" and verdict.placement.player == 2 and verdict.placement.corners == (5, 5, 5)
-    assert judge_view(TableView(Board()), game.state, RULES).status == "in_sync"
-    crowded = judge_view(TableView(random_board(1, 3, "pressman-us")), game.state, RULES)
+    assert judge_view(TableView(Board()), GameRecord(game.state, RULES)).status == "in_sync"
+    crowded = judge_view(TableView(random_board(1, 3, "pressman-us")), GameRecord(game.state, RULES))
     assert crowded.status == "out_of_sync"
 
 
@@ -177,12 +188,12 @@ def test_an_opening_tile_read_unsurely_opens_once_the_next_tile_joins_it():
     unread = TableView(Board(), unread_at=((400.0, 300.0),))
     joined = TableView(pair, board_at=((second.cell, (430.0, 283.0)), (first.cell, (402.0, 299.0))))
     table = LiveTable()
-    waiting = table.judge(unread, game.state, RULES, opener=1)
+    waiting = table.judge(unread, GameRecord(game.state, RULES, opener=1))
     assert waiting.status == "out_of_sync" and "cannot be read surely" in waiting.message
-    opened = table.judge(joined, game.state, RULES, opener=1)
+    opened = table.judge(joined, GameRecord(game.state, RULES, opener=1))
     assert opened.status == "placed" and opened.placement == Place(1, first.cell, first.corners)
     game.apply(opened.placement)
-    answered = table.judge(joined, game.state, RULES, opener=1)
+    answered = table.judge(joined, GameRecord(game.state, RULES, opener=1))
     assert answered.status == "placed" and answered.placement.player == 2
     assert answered.placement.corners in {second.corners[i:] + second.corners[:i] for i in range(3)}
 
@@ -197,9 +208,9 @@ def test_an_opening_tile_read_differently_from_frame_to_frame_opens_once_joined(
     )
     joined = TableView(pair, board_at=((first.cell, (402.0, 299.0)), (second.cell, (430.0, 283.0))))
     table = LiveTable(LiveSettings(still_frames=2, still_seconds=0.0))
-    statuses = {table.observe(read if t % 2 else unread, game.state, RULES, t).status for t in range(6)}
+    statuses = {table.observe(read if t % 2 else unread, GameRecord(game.state, RULES), t).status for t in range(6)}
     assert "placed" not in statuses  # neither reading holds: 3-0-0 is never committed
-    verdicts = [table.observe(joined, game.state, RULES, t, opener=1) for t in (6, 7)]
+    verdicts = [table.observe(joined, GameRecord(game.state, RULES, opener=1), t) for t in (6, 7)]
     assert verdicts[-1].placement == Place(1, first.cell, first.corners)
 
 
@@ -208,17 +219,17 @@ def test_two_joined_tiles_before_the_round_begins_wait_unless_one_lay_there_unre
     pair = random_board(1, 2, "pressman-us")
     first, second = pair.placements
     joined = TableView(pair, board_at=((first.cell, (402.0, 299.0)), (second.cell, (430.0, 283.0))))
-    never_seen = LiveTable().judge(joined, game.state, RULES)
+    never_seen = LiveTable().judge(joined, GameRecord(game.state, RULES))
     assert never_seen.status == "out_of_sync" and "enter the opening tile by hand" in never_seen.message
     between = LiveTable()
-    between.judge(TableView(Board(), unread_at=((416.0, 291.0),)), game.state, RULES)  # under neither tile
-    assert between.judge(joined, game.state, RULES).status == "out_of_sync"
+    between.judge(TableView(Board(), unread_at=((416.0, 291.0),)), GameRecord(game.state, RULES))  # under neither tile
+    assert between.judge(joined, GameRecord(game.state, RULES)).status == "out_of_sync"
 
 
 def test_a_round_waiting_to_be_settled_commits_nothing(grown):
     game = game_with(Board(grown.placements[:2]), players=2)
     settling = replace(game.state, phase="settling")
-    verdict = judge_view(TableView(grown.moved(CAMERA)), settling, RULES)
+    verdict = judge_view(TableView(grown.moved(CAMERA)), GameRecord(settling, RULES))
     assert verdict.status == "round_over" and verdict.placement is None
 
 
@@ -226,15 +237,19 @@ def test_a_view_counts_only_after_holding_for_frames_and_time(grown):
     game = game_with(Board(grown.placements[:11]))
     table = LiveTable(LiveSettings(still_frames=3, still_seconds=0.4))
     after, before = TableView(grown.moved(CAMERA)), TableView(game.state.board)
-    statuses = [table.observe(after, game.state, RULES, t).status for t in (0.0, 0.1, 0.2)]
+    statuses = [table.observe(after, GameRecord(game.state, RULES), t).status for t in (0.0, 0.1, 0.2)]
     assert statuses == ["settling"] * 3 and table.shown is None  # three readings, but not 0.4 s
-    assert table.observe(after, game.state, RULES, 0.4).status == "placed"
+    assert table.observe(after, GameRecord(game.state, RULES), 0.4).status == "placed"
     assert table.shown is after
     table.need(np.zeros((60, 80), np.uint8), 0.5)  # the picture moves: what was read before no longer counts
     table.need(np.zeros((60, 80), np.uint8), 0.6)
-    statuses = [table.observe(after if t != 0.9 else before, game.state, RULES, t).status for t in (0.7, 0.9, 1.1)]
+    statuses = [
+        table.observe(after if t != 0.9 else before, GameRecord(game.state, RULES), t).status for t in (0.7, 0.9, 1.1)
+    ]
     assert statuses == ["settling"] * 3  # a change starts the readings in a row over
-    assert table.observe(after, game.state, RULES, 1.3).status == "placed"  # ... but most readings show this
+    assert (
+        table.observe(after, GameRecord(game.state, RULES), 1.3).status == "placed"
+    )  # ... but most readings show this
 
 
 def test_readings_missing_different_tiles_of_the_board_are_one_view_and_the_fullest_counts(grown):
@@ -244,7 +259,7 @@ def test_readings_missing_different_tiles_of_the_board_are_one_view_and_the_full
         TableView(Board(tuple(p for i, p in enumerate(grown.placements) if i != missed)).moved(CAMERA))
         for missed in (3, 5)  # each of these readings misses another tile of the board
     ]
-    statuses = [table.observe(view, game.state, RULES, t).status for t, view in enumerate(views)]
+    statuses = [table.observe(view, GameRecord(game.state, RULES), t).status for t, view in enumerate(views)]
     assert statuses == ["settling", "settling", "placed"]
     assert table.shown is views[0]  # the reading that saw every tile
 
@@ -253,7 +268,7 @@ def test_a_view_read_as_often_as_another_never_counts(grown):
     game = game_with(Board(grown.placements[:11]))
     table = LiveTable(LiveSettings(still_frames=2, still_seconds=0.0))
     after, before = TableView(grown.moved(CAMERA)), TableView(game.state.board)
-    statuses = {table.observe(after if t % 2 else before, game.state, RULES, t).status for t in range(1, 9)}
+    statuses = {table.observe(after if t % 2 else before, GameRecord(game.state, RULES), t).status for t in range(1, 9)}
     assert statuses == {"settling"}
 
 
@@ -267,14 +282,16 @@ def test_one_new_tile_read_one_way_and_another_is_placed_provisionally(grown):
     one, other = two_legal_tiles(before)
     read = [TableView(before.with_tile(tile).moved(CAMERA)) for tile in (one, other, other)]
     table = LiveTable(LiveSettings(still_frames=3, still_seconds=0.0))
-    verdicts = [table.observe(view, game.state, RULES, t) for t, view in enumerate(read)]
+    verdicts = [table.observe(view, GameRecord(game.state, RULES), t) for t, view in enumerate(read)]
     assert [v.status for v in verdicts] == ["settling", "settling", "placed"]  # neither view held alone
     assert verdicts[-1].unsure and verdicts[-1].placement == Place(game.state.turn, other.cell, other.corners)
     # A reading without the new tile in between keeps them from holding together.
     table = LiveTable(LiveSettings(still_frames=3, still_seconds=0.0))
     mixed = (one, None, other, None, one, None)
     views = [TableView((before.with_tile(t) if t else before).moved(CAMERA)) for t in mixed]
-    assert {table.observe(view, game.state, RULES, t).status for t, view in enumerate(views)} == {"settling"}
+    assert {table.observe(view, GameRecord(game.state, RULES), t).status for t, view in enumerate(views)} == {
+        "settling"
+    }
 
 
 def test_a_flickering_reading_never_replaces_the_view_shown(grown):
@@ -282,11 +299,11 @@ def test_a_flickering_reading_never_replaces_the_view_shown(grown):
     table = LiveTable(LiveSettings(still_frames=2, still_seconds=0.0))
     steady = TableView(Board(grown.placements[:11]).moved(CAMERA))
     for t in range(3):
-        table.observe(steady, game.state, RULES, t)
+        table.observe(steady, GameRecord(game.state, RULES), t)
     first = grown.placements[0]
     flicker = TableView(Board((PlacedTile(first.cell, (0, 0, 0)), *grown.placements[1:11])))
     for t in range(3, 13):
-        table.observe(flicker if t % 2 else steady, game.state, RULES, t)
+        table.observe(flicker if t % 2 else steady, GameRecord(game.state, RULES), t)
         assert table.shown is steady
 
 
@@ -315,20 +332,20 @@ def test_frames_are_read_only_when_the_picture_may_have_changed(grown):
     assert table.need(picture, 0.0) == "moving"  # nothing to compare with yet
     for t in (0.1, 0.2):
         assert table.need(picture, t) == "read"
-        verdict = table.observe(view, game.state, RULES, t)
+        verdict = table.observe(view, GameRecord(game.state, RULES), t)
     assert verdict.status == "in_sync"
     assert table.need(picture, 0.5) == "unchanged"  # settled: no need to read this frame again
     assert table.need(picture, 2.3) == "read"  # ... but for a refresh now and then
-    table.observe(view, game.state, RULES, 2.3)
+    table.observe(view, GameRecord(game.state, RULES), 2.3)
     moved = picture.copy()
     moved[100:300, 100:300] = 200
     assert table.need(moved, 2.4) == "moving"
     assert table.need(moved, 2.5) == "read"  # still again, but not the picture of the last verdict
-    table.observe(view, game.state, RULES, 2.5)
+    table.observe(view, GameRecord(game.state, RULES), 2.5)
     table.forget()  # the game changed through a button: read afresh
     assert table.need(moved, 2.6) == "read"
     for t in (2.7, 2.8):
-        table.observe(view, game.state, RULES, t)
+        table.observe(view, GameRecord(game.state, RULES), t)
     assert table.need(moved, 2.9) == "unchanged"
     # A hand comes and goes: the picture looks as before (a small tile may change too few
     # thumbnail pixels to tell), but it is read until a verdict settles again.
