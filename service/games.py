@@ -19,7 +19,6 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.board import Board
 from engine.game import EndRound, Game, IllegalEvent, Place, event_from_dict, event_to_dict
 from engine.lattice import Cell
 from engine.rules import get_rules
@@ -188,10 +187,9 @@ class GameSession:
         with self.lock:
             need = "read" if still else self.table.need(pixels, now)
             # Every tile of the board was seen placed, so the reader expects them, but for those
-            # read unsurely then: it reads them afresh.
-            board = self.game.state.board
-            known = Board(tuple(p for p in board.placements if p.cell not in self.provisional))
-        reading = reader.read(pixels, rules=self.game.rules, known=known) if need == "read" else None
+            # read unsurely then: their numbers are only hints.
+            known, hints = self.game.state.board, frozenset(self.provisional)
+        reading = reader.read(pixels, rules=self.game.rules, known=known, provisional=hints) if need == "read" else None
         with self.lock:
             entry, corrected, provisional = None, [], set(self.provisional)
             if need == "moving":

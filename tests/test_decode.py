@@ -193,6 +193,21 @@ def test_clear_evidence_of_another_tile_overrides_what_was_known():
     assert numbers(decode(probs, [(0, 0)], expected=[(1, 3, 4)])) == [(2, 3, 4)]
 
 
+def test_a_hint_settles_a_doubt_but_makes_no_number_sure_and_gives_way_to_a_clear_reading():
+    # A live game placed 1-3-4 from an unsure reading: read again unsurely as 2-3-4, the hint
+    # keeps 1-3-4, still flagged as unsure as the evidence is; read clearly as 2-3-4, that
+    # stands, where expecting 1-3-4 would have kept it.
+    doubt = confident([(2, 3, 4)], sure=0.6)
+    doubt[0, 0, 1] = 0.35
+    assert numbers(decode(doubt, [(0, 0)])) == [(2, 3, 4)]
+    (hinted,) = decode(doubt, [(0, 0)], hints=[(1, 3, 4)])
+    assert hinted.numbers == (1, 3, 4) and hinted.ambiguous and hinted.confidences[0] < 0.5
+    clear = confident([(2, 3, 4)], sure=0.95)
+    clear[0, 0, 1] = 0.04
+    assert numbers(decode(clear, [(0, 0)], hints=[(1, 3, 4)])) == [(2, 3, 4)]
+    assert numbers(decode(clear, [(0, 0)], expected=[(1, 3, 4)])) == [(1, 3, 4)]
+
+
 def test_known_tiles_settle_their_unknown_neighbours_shared_points():
     # Every corner at the new tile's points shared with the board misreads one wrong number, so
     # the corners agree on it; the board the game knows settles those points.

@@ -356,21 +356,24 @@ def test_frames_are_read_only_when_the_picture_may_have_changed(grown):
 
 def test_a_live_game_reads_each_frame_expecting_its_own_board():
     # The reader is told the game's board, so a misread number on it gives way to what the game
-    # saw placed (vision.decode); here a stand-in reader records what it was told.
+    # saw placed (vision.decode), and which of its tiles were placed from an unsure reading (only
+    # hints); here a stand-in reader records what it was told.
     from service.games import GameSession
     from vision.records import Reading
 
     board = random_board(5, 6)
     session = GameSession("g", game_with(board), 0.0)
+    session.provisional.add(board.placements[-1].cell)
     told = {}
 
     class Recorder:
-        def read(self, pixels, rules=None, known=None):
-            told["known"] = known
+        def read(self, pixels, rules=None, known=None, provisional=()):
+            told["known"], told["provisional"] = known, provisional
             return Reading(None, 8, 8, (), (), (), (), None, {}, ())
 
     session.look(Recorder(), np.zeros((8, 8, 3), np.uint8), 0.0, still=True)
     assert told["known"] == session.game.state.board and len(told["known"]) == 6
+    assert told["provisional"] == {board.placements[-1].cell}
 
 
 @pytest.mark.parametrize("alone", ["unread", "read unsurely"])
@@ -409,7 +412,7 @@ def test_a_session_places_an_opening_tile_first_seen_unread(alone):
     ]
 
     class Photos:
-        def read(self, pixels, rules=None, known=None):
+        def read(self, pixels, rules=None, known=None, provisional=()):
             return readings.pop(0) if len(readings) > 1 else readings[0]
 
     session = GameSession("g", Game(["Ann", "Bob"], RULES), 0.0)
@@ -448,10 +451,10 @@ def test_a_session_corrects_a_provisional_placement_and_keeps_it_across_a_restar
 
     class Photos:
         def __init__(self, *readings: Reading) -> None:
-            self.readings, self.known = list(readings), []
+            self.readings, self.told = list(readings), []
 
-        def read(self, pixels, rules=None, known=None):
-            self.known.append(known)
+        def read(self, pixels, rules=None, known=None, provisional=()):
+            self.told.append((known, provisional))
             return self.readings.pop(0)
 
     store = GameStore(tmp_path / "games.sqlite3")
@@ -468,7 +471,7 @@ def test_a_session_corrects_a_provisional_placement_and_keeps_it_across_a_restar
     assert session.provisional == {misread.cell} and session.to_dict()["provisional_cells"] == [list(misread.cell)]
     photos = Photos(photo_of(before.with_tile(last).with_tile(after)))
     answer = session.look(photos, photo, 1.0, still=True)
-    assert misread.cell not in photos.known[0] and len(photos.known[0]) == 11  # read afresh, not expected
+    assert photos.told[0] == (before.with_tile(misread), {misread.cell})  # only a hint to the reader
     assert [entry["event"]["corners"] for entry in answer["corrected"]] == [list(last.corners)]
     assert answer["placed"]["event"]["cell"] == list(after.cell) and answer["status"] == "placed"
     assert session.game.state.board == before.with_tile(last).with_tile(after)

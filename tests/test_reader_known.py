@@ -15,7 +15,7 @@ from engine.simulate import random_board
 from service.cli import main
 from vision.evaluate import board_of, compare
 from vision.image_io import load_image
-from vision.reader import Reader, _known_here
+from vision.reader import Reader, _Known, _known_here
 from vision.records import ReadTile
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -124,10 +124,11 @@ def test_a_known_board_larger_than_the_photo(reader, truth, image):
     assert not any("cannot be matched" in note for note in reading.notes)
 
 
-def known_here(known: Board, placements, shown=None) -> dict:
+def known_here(known: Board, placements, shown=None, provisional=()) -> dict:
     """``_known_here`` for tiles decoded as ``placements`` (cell, numbers), read surely (pixels do
     not matter here); ``shown``: the numbers their corners favour instead, 0.45 against 0.55 for
-    the numbers decoded, as where small tiles are misread."""
+    the numbers decoded, as where small tiles are misread; ``provisional``: cells of ``known``
+    placed from an unsure reading."""
     tiles = [ReadTile(cell, np.zeros((3, 2)), corners, (1.0, 1.0, 1.0), True, False) for cell, corners in placements]
     probabilities = np.full((len(tiles), 3, 8), 0.0)
     for t, (_, corners) in enumerate(placements):
@@ -137,7 +138,7 @@ def known_here(known: Board, placements, shown=None) -> dict:
             else:
                 probabilities[t, i, n] += 0.55
                 probabilities[t, i, shown[t][i]] += 0.45
-    return _known_here(known, tiles, probabilities, [cell for cell, _ in placements])
+    return _known_here(_Known(known, frozenset(provisional)), tiles, probabilities, [cell for cell, _ in placements])[0]
 
 
 def test_a_frame_that_leaves_most_tiles_read_off_the_known_board_is_not_taken():
@@ -165,3 +166,20 @@ def test_a_known_board_misread_all_over_is_placed_by_its_corners():
     misread = [(cell, tuple((n + 1) % 6 for n in numbers)) for cell, numbers in truth]
     assert known_here(known, misread) == {}
     assert known_here(known, misread, shown=[numbers for _, numbers in truth]) == dict(truth)
+
+
+def test_tiles_placed_unsurely_keep_the_frame_though_read_otherwise():
+    # A game placed three of its seven tiles from unsure readings; the photo reads those three
+    # otherwise, and one tile more. The four sure tiles set the frame, and the board is expected
+    # there (the three others only a little: ``read_numbers``).
+    board = random_board(7, 8)
+    known, added = Board(board.placements[:7]), board.placements[7]
+    provisional = [p.cell for p in known.placements[4:]]
+    read = [
+        (p.cell, tuple((n + 1) % 6 for n in p.corners) if p.cell in provisional else p.corners)
+        for p in known.placements
+    ]
+    read.append((added.cell, added.corners))
+    assert known_here(known, read, provisional=provisional) == {p.cell: p.corners for p in known.placements}
+    # Told only of the sure tiles, four of the eight tiles read lie off that board: nothing is expected.
+    assert known_here(Board(known.placements[:4]), read) == {}

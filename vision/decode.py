@@ -12,7 +12,9 @@ point no more than the point's share (every corner there changing together); num
 A tile whose reading is known beforehand (a live game's board: every tile on it was seen placed
 and scored) is ``expected`` to show it: that reading gains ``trust`` in log-probability, so only
 clear evidence of another tile (one moved or swapped) overrides it, while a misread number gives
-way to what the game knows.
+way to what the game knows. A tile read unsurely before (a live game's provisional placement) has
+that reading as a ``hint``: it gains a little, enough to settle a doubt the way the earlier
+reading leaned, but the confidences are the evidence's own, so a hint never makes a number sure.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from models.classes import CLASS_COUNT, NO_NUMBER
 DEFAULT_PENALTY = math.log(1e4)
 UNSURE_BELOW = 0.9  # a number read less surely than this is flagged, its tile ambiguous
 TILE_MOVE_READINGS = 16  # a tile changing its three points at once tries its own likeliest readings
+HINT_TRUST = math.log(4)  # what a reading made unsurely before weighs, in log-probability
 KNOWN_PLACE_FLOOR = 1e-3  # a corner's probability counts at least this when weighing where a known board lies
 KNOWN_PLACE_MARGIN = math.log(1e2)  # evidence (log-probability) a known board's place must win by: one sure tile
 
@@ -77,10 +80,12 @@ def decode(
     sweeps: int = 8,
     expected: Sequence[tuple[int, int, int] | None] | None = None,
     trust: float = DEFAULT_PENALTY,
+    hints: Sequence[tuple[int, int, int] | None] | None = None,
 ) -> list[DecodedTile]:
     """(N, 3, 8) corner probabilities (corners clockwise, in the order of each cell's corners)
     and each tile's cell (or None) -> one decoded tile each. ``expected``: per tile, the numbers
-    it is known to show in that order (None: unknown)."""
+    it is known to show in that order (None: unknown); ``hints``: the same for numbers read
+    unsurely before (a tile has one or the other)."""
     probabilities = np.asarray(probabilities, np.float64)
     if probabilities.ndim != 3 or probabilities.shape[1:] != (3, CLASS_COUNT) or len(probabilities) != len(cells):
         raise ValueError(f"probabilities must be shaped (N, 3, {CLASS_COUNT}) with one cell per tile")
@@ -93,11 +98,15 @@ def decode(
     readings, foreign, tile_of_reading = _readings(max_number)
     base = log_p[:, 0, readings[:, 0]] + log_p[:, 1, readings[:, 1]] + log_p[:, 2, readings[:, 2]]
     base = base - penalty * foreign  # (N, R)
-    known = np.full(len(cells), -1)  # each tile's expected reading, -1 where none
+    known, trusts = np.full(len(cells), -1), np.zeros(len(cells))  # expected or hinted readings, what they gain
     if expected is not None:
-        expected_rows = _expected_readings(expected, len(cells), numbers)
-        base = base + trust * expected_rows
-        known = np.where(expected_rows.any(1), expected_rows.argmax(1), -1)
+        gain, known, trusts = _leaning(expected, len(cells), numbers, trust)
+        base = base + gain
+    evidence = base  # what confidences are weighed by: hints settle choices, make no number surer
+    if hints is not None:
+        gain, hinted, hint_trusts = _leaning(hints, len(cells), numbers, HINT_TRUST)
+        base = base + gain
+        known, trusts = np.where(hinted >= 0, hinted, known), trusts + hint_trusts
     # Who shares which lattice point: (tile, corner) pairs per point.
     at_point: dict[tuple[int, int], list[tuple[int, int]]] = {}
     for t, cell in enumerate(cells):
@@ -122,8 +131,7 @@ def decode(
     point_evidence = {point: sum(log_p[t, i] for t, i in sharers) for point, sharers in at_point.items()}
     sides = sorted({side for t in board_tiles for side in itertools.combinations(sorted(cell_corners(cells[t])), 2)})
     side_tiles = [{t for point in side for t, _ in at_point[point]} for side in sides]
-    known_tiles = set(np.flatnonzero(known >= 0).tolist())
-    side_known_tiles = [len(tiles & known_tiles) for tiles in side_tiles]
+    side_trust = [float(trusts[sorted(tiles)].sum()) for tiles in side_tiles]
     number_pairs = np.array(list(itertools.product(range(numbers), repeat=2)))
 
     def search(chosen: _Chosen, tile_moves: bool) -> _Chosen:
@@ -160,8 +168,8 @@ def decode(
             evidence = point_evidence[point]
             likelier[point] = evidence.max() - evidence[readings[chosen.choice[t], i]]
         changed = False
-        for (a, b), tiles, known_tiles in zip(sides, side_tiles, side_known_tiles):
-            if tiles & troubled or likelier[a] + likelier[b] > trust * known_tiles + 1e-9:
+        for (a, b), tiles, trusted in zip(sides, side_tiles, side_trust):
+            if tiles & troubled or likelier[a] + likelier[b] > trusted + 1e-9:
                 changed |= chosen.renumber([at_point[a], at_point[b]], number_pairs, base)
         return changed
 
@@ -215,10 +223,10 @@ def decode(
         if searched.total(base, shared_points) > chosen.total(base, shared_points):
             chosen = searched
     choice = chosen.choice
-    point_confidence = chosen.point_confidences(at_point, base)
+    point_confidence = chosen.point_confidences(at_point, evidence)
     decoded = []
     for t, cell in enumerate(cells):
-        scores = chosen.scores(t, base[t])
+        scores = chosen.scores(t, evidence[t])
         weights = np.exp(scores - scores.max())
         weights /= weights.sum()
         reading = readings[choice[t]]
@@ -407,6 +415,16 @@ class _Chosen:
                 now = int(self.shown[tile])
                 added += max(now + more - 1, 0) - max(now - 1, 0)
         return added
+
+
+def _leaning(
+    given: Sequence[tuple[int, int, int] | None], tiles: int, numbers: int, trust: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What readings given beforehand add: (tiles, R) log-probability gained, each tile's given
+    reading index (-1: none) and the trust it gains (0: none)."""
+    rows = _expected_readings(given, tiles, numbers)
+    has = rows.any(1)
+    return trust * rows, np.where(has, rows.argmax(1), -1), np.where(has, trust, 0.0)
 
 
 def _expected_readings(expected: Sequence[tuple[int, int, int] | None], tiles: int, numbers: int) -> np.ndarray:

@@ -114,6 +114,14 @@ class _Sight:
         return sum(t.cell is not None for t in self.tiles), len(self.tiles)
 
 
+@dataclass(frozen=True)
+class _Known:
+    """A live game's board as told to the reader, with the cells whose numbers it reads afresh."""
+
+    board: Board
+    provisional: frozenset[Cell] = frozenset()
+
+
 class Reader:
     def __init__(
         self,
@@ -137,14 +145,18 @@ class Reader:
         path: str | None = None,
         previous_image: np.ndarray | None = None,
         known: Board | None = None,
+        provisional: Collection[Cell] = (),
     ) -> Reading:
         """``previous``: the reading of an earlier photo, to find and score the one tile added
         since; ``previous_image``: that photo, where the reader looks again when several tiles
         seem new (the earlier photo's finder may have missed one). ``known``: the board as a
         live game knows it (every tile seen placed and scored, in the game's own lattice frame):
         its tiles are expected where they lie, so a misread number gives way to what the game
-        knows, and without ``previous`` the tile added is scored against it."""
+        knows, and without ``previous`` the tile added is scored against it; but for its
+        ``provisional`` cells, placed from an unsure reading, whose numbers are only hints
+        (``vision.decode``: they settle a doubt, never make a number sure)."""
         rules = get_rules(rules) if isinstance(rules, str) else rules or self.rules
+        game = _Known(known, frozenset(provisional)) if known is not None else None
         timing: dict[str, float] = {}
         clock = time.perf_counter()
 
@@ -168,17 +180,17 @@ class Reader:
         # first look joins no tile into a board (a steep phone photo: its tiles shrunk to the
         # working size are a few pixels tall and merge) is looked at again whole, shrunk less.
         first_look = self.finder.first_look(image)
-        first = self._see(image, rules, first_look, lap, known)
+        first = self._see(image, rules, first_look, lap, game)
         sights = [first]
         if first.too_close:
             while sights[-1].too_close and sights[-1].working_size // 2 >= SMALLEST_WORKING_SIZE:
                 farther = self.finder.first_look(image, sights[-1].working_size // 2)
-                sights.append(self._see(image, rules, farther, lap, known))
+                sights.append(self._see(image, rules, farther, lap, game))
         elif first.tiles and seen_small(image.shape, first_look, first.photo_tile_side):
-            sights.append(self._see(image, rules, first_look, lap, known, ENLARGED_TILE_SIDE))
+            sights.append(self._see(image, rules, first_look, lap, game, ENLARGED_TILE_SIDE))
         if not first.found[0] and first_look.scale <= NEARER_BELOW_SCALE:
             nearer = self.finder.first_look(image, NEARER_WORKING_SIZE)
-            sights.append(self._see(image, rules, nearer, lap, known))
+            sights.append(self._see(image, rules, nearer, lap, game))
         sight = max(sights, key=lambda s: s.found)
         tiles, unread, max_number = sight.tiles, sight.unread, sight.max_number
         face_down = _backs_from_farther(sight, sights[1:])
@@ -232,7 +244,7 @@ class Reader:
         rules: Rules,
         first_look: FirstLook,
         lap: Callable[[str], None],
-        known: Board | None,
+        known: _Known | None,
         enlarge_to: float | None = None,
     ) -> _Sight:
         """Tiles found from the finder's ``first_look`` (small ones looked at again, enlarged
@@ -259,7 +271,7 @@ class Reader:
         rules: Rules,
         first_look: FirstLook,
         lap: Callable[[str], None],
-        known: Board | None,
+        known: _Known | None,
     ) -> _Sight:
         """The finder's outlines read: fit the lattice, classify the corners, complete the
         board, set backs apart and decode; with a ``known`` board matched to the tiles read,
@@ -292,13 +304,14 @@ class Reader:
         face_down = tuple(outlines[i] for i in np.nonzero(down)[0])
         up_probabilities, up_corners, up_cells = probabilities[face_up], ordered[face_up], [cells[i] for i in face_up]
         read, max_number = read_numbers(up_probabilities, up_corners, up_cells, rules)
-        expected = _known_here(known, read, up_probabilities, up_cells)
+        expected, provisional = _known_here(known, read, up_probabilities, up_cells)
         if expected:
-            found_cells, found_corners, found_probabilities = self._known_missed(image, fit, expected, cells)
+            sure = {cell: numbers for cell, numbers in expected.items() if cell not in provisional}
+            found_cells, found_corners, found_probabilities = self._known_missed(image, fit, sure, cells)
             up_cells = up_cells + found_cells
             up_corners = np.concatenate([up_corners, found_corners])
             up_probabilities = np.concatenate([up_probabilities, found_probabilities])
-            read, max_number = read_numbers(up_probabilities, up_corners, up_cells, rules, expected)
+            read, max_number = read_numbers(up_probabilities, up_corners, up_cells, rules, expected, provisional)
         readable = [_readable(t) for t in read]
         tiles = tuple(t for t, ok in zip(read, readable) if ok)
         unread = tuple(t.corners for t, ok in zip(read, readable) if not ok)
@@ -538,51 +551,63 @@ def read_numbers(
     cells: list,
     rules: Rules,
     expected: dict[Cell, tuple[int, int, int]] | None = None,
+    provisional: Collection[Cell] = (),
 ) -> tuple[list[ReadTile], int]:
     """Face-up tiles read from their (N, 3, 8) corner probabilities with the game's constraints,
     and the highest number of the set in play: 6 when a corner reads a 6 surely or a tile
-    ``expected`` in a cell shows one (the large set is on the table), else the rule preset's."""
+    ``expected`` in a cell shows one (the large set is on the table), else the rule preset's.
+    Tiles expected in ``provisional`` cells (placed from an unsure reading) are only hints."""
     max_number = rules.max_number
     if len(probabilities) and (probabilities[:, :, LARGE_MAX] > 0.9).any():
         max_number = LARGE_MAX
     if expected and max(max(numbers) for numbers in expected.values()) >= LARGE_MAX:
         max_number = LARGE_MAX
-    known = [expected.get(cell) if cell is not None else None for cell in cells] if expected else None
-    decoded = decode(probabilities, cells, max_number, expected=known)
+    known, hints = None, None
+    if expected:
+        known = [expected.get(cell) if cell is not None and cell not in provisional else None for cell in cells]
+        hints = [expected.get(cell) if cell is not None and cell in provisional else None for cell in cells]
+    decoded = decode(probabilities, cells, max_number, expected=known, hints=hints)
     tiles = [ReadTile(d.cell, c, d.numbers, d.confidences, d.in_set, d.ambiguous) for d, c in zip(decoded, corners)]
     return tiles, max_number
 
 
 def _known_here(
-    known: Board | None, tiles: Sequence[ReadTile], probabilities: np.ndarray, cells: Sequence[Cell | None]
-) -> dict[Cell, tuple[int, int, int]]:
-    """The known board's tiles in this photo's lattice frame, by the frame map of the tiles
-    read (each photo picks its own frame), which needs ``KNOWN_AGREEING`` known tiles (or all
-    of them in cells read here) read the same: one tile of the set shared by chance sets a
-    frame for any board. Small tiles can be misread all over a board that is there, so failing
-    that, the corners' probabilities (``probabilities`` and ``cells``: the face-up tiles before
-    decoding) place it (``place_known``). Empty too when many tiles read lie off the known
-    board in that frame: a game adds one tile at a time, so such a frame was voted by misread
-    tiles that happen to be known ones elsewhere."""
-    if known is None or not len(known):
-        return {}
+    known: _Known | None, tiles: Sequence[ReadTile], probabilities: np.ndarray, cells: Sequence[Cell | None]
+) -> tuple[dict[Cell, tuple[int, int, int]], frozenset[Cell]]:
+    """The known board's tiles in this photo's lattice frame, and which of those cells are
+    provisional, by the frame map of the tiles read (each photo picks its own frame), which
+    needs ``KNOWN_AGREEING`` sure known tiles (or all of them in cells read here) read the same:
+    one tile of the set shared by chance sets a frame for any board. Small tiles can be misread
+    all over a board that is there, so failing that, the corners' probabilities
+    (``probabilities`` and ``cells``: the face-up tiles before decoding) place it
+    (``place_known``). Empty too when many tiles read lie off the known board in that frame: a
+    game adds one tile at a time, so such a frame was voted by misread tiles that happen to be
+    known ones elsewhere."""
+    nothing: tuple[dict[Cell, tuple[int, int, int]], frozenset[Cell]] = ({}, frozenset())
+    if known is None:
+        return nothing
+    sure = Board(tuple(p for p in known.board.placements if p.cell not in known.provisional))
+    if not len(sure):
+        return nothing
     on_board = [cell for cell in cells if cell is not None]
 
-    def placed_by(mapping: LatticeMap) -> dict[Cell, tuple[int, int, int]]:
-        here = dict(mapping.corners(p.cell, p.corners) for p in known.placements)
+    def placed_by(mapping: LatticeMap) -> tuple[dict[Cell, tuple[int, int, int]], frozenset[Cell]]:
+        here = dict(mapping.corners(p.cell, p.corners) for p in known.board.placements)
         off_the_board = sum(cell not in here for cell in on_board)
-        return {} if off_the_board > 1 + len(on_board) * KNOWN_OFF_SHARE else here
+        if off_the_board > 1 + len(on_board) * KNOWN_OFF_SHARE:
+            return nothing
+        return here, frozenset(mapping.cell(cell) for cell in known.provisional)
 
     read = joined_board(tiles)
-    mapping = frame_map(known, read)
+    mapping = frame_map(sure, read)
     if mapping is not None:
-        here = placed_by(mapping)
-        both = [cell for cell in here if cell in read]
+        here, provisional = placed_by(mapping)
+        both = [cell for cell in here if cell in read and cell not in provisional]
         agreeing = sum(here[cell] == read.by_cell[cell].corners for cell in both)
         if here and agreeing >= min(KNOWN_AGREEING, len(both)):
-            return here
-    placed = place_known([(p.cell, p.corners) for p in known.placements], probabilities, cells)
-    return placed_by(placed[0]) if placed else {}
+            return here, provisional
+    placed = place_known([(p.cell, p.corners) for p in sure.placements], probabilities, cells)
+    return placed_by(placed[0]) if placed else nothing
 
 
 def _readable(tile: ReadTile) -> bool:
