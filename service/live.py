@@ -2,8 +2,9 @@
 
 The camera is noisy and hands move over the board, so nothing is committed from one frame. A view
 counts once the picture has been still and the reader has seen the same tiles (which of the
-game's board a frame misses does not matter) for a few frames in a row and for a moment of time;
-then it is compared with the game's board:
+game's board a frame misses, or misreads unsurely, or leaves apart from the rest, does not
+matter) for a few frames in a row and for a moment of time; then it is compared with the game's
+board:
 
 - the game's board and nothing else: in sync;
 - the game's board with tiles missing and nothing new: covered (a hand, a cup), wait;
@@ -14,8 +15,8 @@ then it is compared with the game's board:
   misread (the set has each tile once), and the other is the placement;
 - a tile committed from an unsure reading (``Verdict.unsure``: a number no neighbour confirmed
   yet) now read surely otherwise: a correction (the caller rewrites that placement), the way a
-  scorekeeper fixes a number once the next tile beside it makes it plain; read unsurely
-  otherwise, the game's numbers stand;
+  scorekeeper fixes a number once the next tile beside it makes it plain;
+- a tile of the board read unsurely otherwise: the game's numbers stand;
 - anything else (two new tiles, a moved tile, a misread that breaks the rules): out of sync, with
   a message, until the table matches again or a player corrects the game.
 
@@ -43,7 +44,7 @@ from engine.board import Board, PlacedTile
 from engine.game import GameState, IllegalEvent, Place, advance
 from engine.lattice import Cell
 from engine.rules import Rules
-from engine.tiles import format_corners
+from engine.tiles import canonical, format_corners
 from vision.crops import to_grey
 from vision.reader import frame_map
 
@@ -86,9 +87,15 @@ class TableView:
     def signature(self, board: Board) -> tuple[frozenset, tuple]:
         """Equal for two views of the same tiles, whatever lattice frame each reading picked and
         whichever tiles of the game's ``board`` each missed (a hand, or the reader): the tiles
-        joined, together with the board's, and the loose tiles."""
-        tiles = {placed.tile for placed in (*self.board.placements, *board.placements)}
-        return frozenset(tiles), tuple(sorted(self.loose))
+        joined, together with the board's, and the loose tiles. Misreads of the board show no new
+        tile: a tile read unsurely in a cell where the board has one, and a loose tile that is one
+        of the board's (the set has each tile once; the reading left it apart from the rest)."""
+        mapping = frame_map(self.board, board) if self.unsure and len(board) else None
+        misread = {cell for cell in self.unsure if mapping is not None and mapping.cell(cell) in board}
+        tiles = {placed.tile for placed in self.board.placements if placed.cell not in misread}
+        on_the_board = {canonical(placed.corners) for placed in board.placements}
+        loose = tuple(sorted(corners for corners in self.loose if canonical(corners) not in on_the_board))
+        return frozenset(tiles | {placed.tile for placed in board.placements}), loose
 
 
 @dataclass(frozen=True)
@@ -169,12 +176,12 @@ def _against_the_board(seen: dict[Cell, tuple[int, int, int]], unsure: set[Cell]
         now = seen.get(placed.cell)
         if now is None:
             missing.append(placed)
-        elif now == placed.corners or placed.cell in record.trusted:
-            continue
-        elif placed.cell not in record.provisional:
-            changed.append((placed, now))
-        elif placed.cell not in unsure:  # read unsurely otherwise, the game's numbers stand
+        elif now == placed.corners or placed.cell in record.trusted or placed.cell in unsure:
+            continue  # read unsurely otherwise, the game's numbers stand
+        elif placed.cell in record.provisional:
             corrections.append((placed, now))
+        else:
+            changed.append((placed, now))
     added = [PlacedTile(cell, corners) for cell, corners in seen.items() if cell not in state.board]
     if changed:
         placed, now = changed[0]

@@ -264,6 +264,32 @@ def test_readings_missing_different_tiles_of_the_board_are_one_view_and_the_full
     assert table.shown is views[0]  # the reading that saw every tile
 
 
+def test_misreads_of_the_board_show_the_same_view_as_the_board(grown):
+    # Studio game 1000061 (wooden tiles): between readings of the board and a new tile, one
+    # reading left four tiles of the board apart (loose) and another read a tile of the board
+    # unsurely otherwise; neither shows a new tile, yet each counted as another view, so no view
+    # held and the tile was never committed.
+    before = Board(grown.placements[:11])
+    game = game_with(before)
+    plain = TableView(grown.moved(CAMERA))
+    apart = TableView(Board(grown.placements[4:]).moved(CAMERA), loose=tuple(p.corners for p in grown.placements[:4]))
+    target = grown.placements[0]
+    first = next(
+        n for n in range(6) if PlacedTile(target.cell, (n, *target.corners[1:])).tile not in {None, *before.by_tile}
+    )
+    misread = Board(
+        tuple(PlacedTile(p.cell, (first, *p.corners[1:])) if p is target else p for p in grown.placements)
+    ).moved(CAMERA)
+    unsure = TableView(misread, unsure=frozenset({CAMERA.cell(target.cell)}))
+    assert plain.signature(before) == apart.signature(before) == unsure.signature(before)
+    assert TableView(misread).signature(before) != plain.signature(before)  # read surely, it is another view
+    table = LiveTable(LiveSettings(still_frames=3, still_seconds=0.0))
+    verdicts = [table.observe(view, GameRecord(game.state, RULES), t) for t, view in enumerate([plain, apart, unsure])]
+    assert [verdict.status for verdict in verdicts] == ["settling", "settling", "placed"]
+    added = grown.placements[11]
+    assert verdicts[-1].placement == Place(game.state.turn, added.cell, added.corners)  # the misread number left aside
+
+
 def test_a_view_read_as_often_as_another_never_counts(grown):
     game = game_with(Board(grown.placements[:11]))
     table = LiveTable(LiveSettings(still_frames=2, still_seconds=0.0))
