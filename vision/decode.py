@@ -102,7 +102,7 @@ def decode(
     if expected is not None:
         gain, known, trusts = _leaning(expected, len(cells), numbers, trust)
         base = base + gain
-    evidence = base  # what confidences are weighed by: hints settle choices, make no number surer
+    without_hints = base  # what confidences are weighed by: hints settle choices, make no number surer
     if hints is not None:
         gain, hinted, hint_trusts = _leaning(hints, len(cells), numbers, HINT_TRUST)
         base = base + gain
@@ -223,10 +223,10 @@ def decode(
         if searched.total(base, shared_points) > chosen.total(base, shared_points):
             chosen = searched
     choice = chosen.choice
-    point_confidence = chosen.point_confidences(at_point, evidence)
+    point_confidence = chosen.point_confidences(at_point, without_hints)
     decoded = []
     for t, cell in enumerate(cells):
-        scores = chosen.scores(t, evidence[t])
+        scores = chosen.scores(t, without_hints[t])
         weights = np.exp(scores - scores.max())
         weights /= weights.sum()
         reading = readings[choice[t]]

@@ -116,7 +116,8 @@ class _Sight:
 
 @dataclass(frozen=True)
 class _Known:
-    """A live game's board as told to the reader, with the cells whose numbers it reads afresh."""
+    """A live game's board as told to the reader, with the cells placed from an unsure reading
+    (their numbers only hints)."""
 
     board: Board
     provisional: frozenset[Cell] = frozenset()
