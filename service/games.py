@@ -58,9 +58,9 @@ class GameSession:
     game: Game
     created: float
     trusted: set[Cell] = field(default_factory=set)  # cells of this round a player placed or corrected by hand
-    # Cells of this round's placements committed with a number read unsurely: the reader reads
-    # them afresh (the game does not tell it to expect them) until it reads them surely, and
-    # a sure reading that differs corrects the placement.
+    # Cells of this round's placements committed with a number read unsurely: the reader takes
+    # their numbers only as hints until it reads them surely, and a sure reading that differs
+    # corrects the placement.
     provisional: set[Cell] = field(default_factory=set)
     table: LiveTable = field(default_factory=LiveTable)
     status: Verdict = field(default_factory=lambda: Verdict("in_sync", "new game"))

@@ -138,7 +138,8 @@ def known_here(known: Board, placements, shown=None, provisional=()) -> dict:
             else:
                 probabilities[t, i, n] += 0.55
                 probabilities[t, i, shown[t][i]] += 0.45
-    return _known_here(_Known(known, frozenset(provisional)), tiles, probabilities, [cell for cell, _ in placements])[0]
+    sure, hints = _known_here(_Known(known, frozenset(provisional)), tiles, probabilities, [c for c, _ in placements])
+    return {**sure, **hints}
 
 
 def test_a_frame_that_leaves_most_tiles_read_off_the_known_board_is_not_taken():

@@ -15,6 +15,7 @@ finder, is found and read again with the photo shrunk further.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
@@ -121,6 +122,11 @@ class _Known:
 
     board: Board
     provisional: frozenset[Cell] = frozenset()
+
+    @functools.cached_property
+    def sure(self) -> Board:
+        """The tiles placed from a sure reading: they set the board's frame in a photo."""
+        return Board(tuple(p for p in self.board.placements if p.cell not in self.provisional))
 
 
 class Reader:
@@ -305,14 +311,13 @@ class Reader:
         face_down = tuple(outlines[i] for i in np.nonzero(down)[0])
         up_probabilities, up_corners, up_cells = probabilities[face_up], ordered[face_up], [cells[i] for i in face_up]
         read, max_number = read_numbers(up_probabilities, up_corners, up_cells, rules)
-        expected, provisional = _known_here(known, read, up_probabilities, up_cells)
+        expected, hints = _known_here(known, read, up_probabilities, up_cells)
         if expected:
-            sure = {cell: numbers for cell, numbers in expected.items() if cell not in provisional}
-            found_cells, found_corners, found_probabilities = self._known_missed(image, fit, sure, cells)
+            found_cells, found_corners, found_probabilities = self._known_missed(image, fit, expected, cells)
             up_cells = up_cells + found_cells
             up_corners = np.concatenate([up_corners, found_corners])
             up_probabilities = np.concatenate([up_probabilities, found_probabilities])
-            read, max_number = read_numbers(up_probabilities, up_corners, up_cells, rules, expected, provisional)
+            read, max_number = read_numbers(up_probabilities, up_corners, up_cells, rules, expected, hints)
         readable = [_readable(t) for t in read]
         tiles = tuple(t for t, ok in zip(read, readable) if ok)
         unread = tuple(t.corners for t, ok in zip(read, readable) if not ok)
@@ -552,62 +557,60 @@ def read_numbers(
     cells: list,
     rules: Rules,
     expected: dict[Cell, tuple[int, int, int]] | None = None,
-    provisional: Collection[Cell] = (),
+    hints: dict[Cell, tuple[int, int, int]] | None = None,
 ) -> tuple[list[ReadTile], int]:
     """Face-up tiles read from their (N, 3, 8) corner probabilities with the game's constraints,
     and the highest number of the set in play: 6 when a corner reads a 6 surely or a tile
-    ``expected`` in a cell shows one (the large set is on the table), else the rule preset's.
-    Tiles expected in ``provisional`` cells (placed from an unsure reading) are only hints."""
+    ``expected`` or hinted in a cell shows one (the large set is on the table), else the rule
+    preset's. ``hints``: tiles placed from an unsure reading (``vision.decode``)."""
     max_number = rules.max_number
     if len(probabilities) and (probabilities[:, :, LARGE_MAX] > 0.9).any():
         max_number = LARGE_MAX
-    if expected and max(max(numbers) for numbers in expected.values()) >= LARGE_MAX:
+    given = {**(expected or {}), **(hints or {})}
+    if given and max(max(numbers) for numbers in given.values()) >= LARGE_MAX:
         max_number = LARGE_MAX
-    known, hints = None, None
-    if expected:
-        known = [expected.get(cell) if cell is not None and cell not in provisional else None for cell in cells]
-        hints = [expected.get(cell) if cell is not None and cell in provisional else None for cell in cells]
-    decoded = decode(probabilities, cells, max_number, expected=known, hints=hints)
+
+    def by_tile(numbers: dict[Cell, tuple[int, int, int]] | None) -> list | None:
+        return [numbers.get(cell) if cell is not None else None for cell in cells] if numbers else None
+
+    decoded = decode(probabilities, cells, max_number, expected=by_tile(expected), hints=by_tile(hints))
     tiles = [ReadTile(d.cell, c, d.numbers, d.confidences, d.in_set, d.ambiguous) for d, c in zip(decoded, corners)]
     return tiles, max_number
 
 
 def _known_here(
     known: _Known | None, tiles: Sequence[ReadTile], probabilities: np.ndarray, cells: Sequence[Cell | None]
-) -> tuple[dict[Cell, tuple[int, int, int]], frozenset[Cell]]:
-    """The known board's tiles in this photo's lattice frame, and which of those cells are
-    provisional, by the frame map of the tiles read (each photo picks its own frame), which
-    needs ``KNOWN_AGREEING`` sure known tiles (or all of them in cells read here) read the same:
-    one tile of the set shared by chance sets a frame for any board. Small tiles can be misread
-    all over a board that is there, so failing that, the corners' probabilities
+) -> tuple[dict[Cell, tuple[int, int, int]], dict[Cell, tuple[int, int, int]]]:
+    """The known board's tiles in this photo's lattice frame, the sure ones (expected) apart
+    from the provisional ones (hints), by the frame map of the tiles read (each photo picks its
+    own frame), which needs ``KNOWN_AGREEING`` sure tiles (or all of them in cells read here)
+    read the same: one tile of the set shared by chance sets a frame for any board. Small tiles
+    can be misread all over a board that is there, so failing that, the corners' probabilities
     (``probabilities`` and ``cells``: the face-up tiles before decoding) place it
-    (``place_known``). Empty too when many tiles read lie off the known board in that frame: a
-    game adds one tile at a time, so such a frame was voted by misread tiles that happen to be
-    known ones elsewhere."""
-    nothing: tuple[dict[Cell, tuple[int, int, int]], frozenset[Cell]] = ({}, frozenset())
-    if known is None:
-        return nothing
-    sure = Board(tuple(p for p in known.board.placements if p.cell not in known.provisional))
-    if not len(sure):
+    (``place_known``). Empty too when many tiles read lie off the known board, provisional tiles
+    included, in that frame: a game adds one tile at a time, so such a frame was voted by
+    misread tiles that happen to be known ones elsewhere."""
+    nothing: tuple[dict[Cell, tuple[int, int, int]], dict[Cell, tuple[int, int, int]]] = ({}, {})
+    if known is None or not len(known.sure):
         return nothing
     on_board = [cell for cell in cells if cell is not None]
 
-    def placed_by(mapping: LatticeMap) -> tuple[dict[Cell, tuple[int, int, int]], frozenset[Cell]]:
+    def placed_by(mapping: LatticeMap) -> tuple[dict[Cell, tuple[int, int, int]], dict[Cell, tuple[int, int, int]]]:
         here = dict(mapping.corners(p.cell, p.corners) for p in known.board.placements)
-        off_the_board = sum(cell not in here for cell in on_board)
-        if off_the_board > 1 + len(on_board) * KNOWN_OFF_SHARE:
+        if sum(cell not in here for cell in on_board) > 1 + len(on_board) * KNOWN_OFF_SHARE:
             return nothing
-        return here, frozenset(mapping.cell(cell) for cell in known.provisional)
+        sure = dict(mapping.corners(p.cell, p.corners) for p in known.sure.placements)
+        return sure, {cell: numbers for cell, numbers in here.items() if cell not in sure}
 
     read = joined_board(tiles)
-    mapping = frame_map(sure, read)
+    mapping = frame_map(known.sure, read)
     if mapping is not None:
-        here, provisional = placed_by(mapping)
-        both = [cell for cell in here if cell in read and cell not in provisional]
-        agreeing = sum(here[cell] == read.by_cell[cell].corners for cell in both)
-        if here and agreeing >= min(KNOWN_AGREEING, len(both)):
-            return here, provisional
-    placed = place_known([(p.cell, p.corners) for p in sure.placements], probabilities, cells)
+        sure, hints = placed_by(mapping)
+        both = [cell for cell in sure if cell in read]
+        agreeing = sum(sure[cell] == read.by_cell[cell].corners for cell in both)
+        if sure and agreeing >= min(KNOWN_AGREEING, len(both)):
+            return sure, hints
+    placed = place_known([(p.cell, p.corners) for p in known.sure.placements], probabilities, cells)
     return placed_by(placed[0]) if placed else nothing
 
 
