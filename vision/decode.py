@@ -23,7 +23,7 @@ import collections
 import functools
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -107,19 +107,11 @@ def decode(
         gain, hinted, hint_trusts = _leaning(hints, len(cells), numbers, HINT_TRUST)
         base = base + gain
         known, trusts = np.where(hinted >= 0, hinted, known), trusts + hint_trusts
-    # Who shares which lattice point: (tile, corner) pairs per point.
-    at_point: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    for t, cell in enumerate(cells):
-        if cell is not None:
-            for i, point in enumerate(cell_corners(cell)):
-                at_point.setdefault(point, []).append((t, i))
+    at_point, partners = _sharing(cells)
     shared_at = [point for point, sharers in at_point.items() if len(sharers) > 1]
     lone_at = [point for point, sharers in at_point.items() if len(sharers) == 1]
     shared_points = [at_point[point] for point in shared_at]
-    partners = [[[] for _ in range(3)] for _ in cells]
-    for sharers in at_point.values():
-        for t, i in sharers:
-            partners[t][i] = [(u, j) for u, j in sharers if u != t]
+    shared_table, lone_table = _Sharers.of(shared_points), _Sharers.of([at_point[point] for point in lone_at])
     # The most certain tiles (widest margin between their two best readings) choose first, each
     # against the tiles already chosen; sweeps then let every tile reconsider against all the
     # others, and every shared lattice point its number for all the tiles there at once.
@@ -135,20 +127,27 @@ def decode(
     number_pairs = np.array(list(itertools.product(range(numbers), repeat=2)))
 
     def search(chosen: _Chosen, tile_moves: bool) -> _Chosen:
+        def rechoose(t: int) -> bool:
+            best = int(chosen.scores(t, base[t]).argmax())
+            if best == chosen.choice[t]:
+                return False
+            chosen.set(t, best)
+            return True
+
         for _ in range(sweeps):
-            changed = False
-            for t in order:
-                best = int(chosen.scores(t, base[t]).argmax())
-                if best != chosen.choice[t]:
-                    chosen.set(t, best)
-                    changed = True
-            for sharers in shared_points:
-                changed |= chosen.renumber([sharers], np.arange(numbers)[:, None], base)
-            for t in [t for t in board_tiles if chosen.in_trouble(t, foreign)] if tile_moves else ():
+            changed = _each_open(
+                lambda: chosen.may_change(shared_table, base, top_two)[order], lambda k: rechoose(order[k])
+            )
+            changed |= _each_open(
+                lambda: chosen.renumbering_bounds(shared_table, base) > 0,
+                lambda k: chosen.renumber([shared_points[k]], np.arange(numbers)[:, None], base),
+            )
+            troubled = set(np.flatnonzero(chosen.in_trouble(shared_table, foreign)).tolist()) if tile_moves else set()
+            for t in [t for t in board_tiles if t in troubled]:
                 likeliest = readings[np.argsort(-base[t])[:TILE_MOVE_READINGS]]
                 changed |= chosen.renumber([at_point[point] for point in cell_corners(cells[t])], likeliest, base)
             if not changed:  # shared points first: their numbers have the most evidence
-                changed = unblock(chosen, shared_at) or unblock(chosen, lone_at)
+                changed = unblock(chosen, shared_at, shared_table) or unblock(chosen, lone_at, lone_table)
             if not changed:
                 changed = renumber_pairs(chosen)
             if not changed:
@@ -162,7 +161,8 @@ def decode(
         constraint or leaves its expected reading, or where numbers likelier to its corners gain
         more than the known tiles there would lose in trust (most sides of a sure board, and of a
         live game's, can do neither)."""
-        troubled = {t for t in board_tiles if chosen.in_trouble(t, foreign) or known[t] not in (-1, chosen.choice[t])}
+        trouble = chosen.in_trouble(shared_table, foreign)
+        troubled = {t for t in board_tiles if trouble[t] or known[t] not in (-1, chosen.choice[t])}
         likelier = {}  # how much likelier each point's likeliest number is than the one it shows
         for point, ((t, i), *_) in at_point.items():
             evidence = point_evidence[point]
@@ -173,30 +173,33 @@ def decode(
                 changed |= chosen.renumber([at_point[a], at_point[b]], number_pairs, base)
         return changed
 
-    def unblock(chosen: _Chosen, points: list[Point]) -> bool:
+    def unblock(chosen: _Chosen, points: list[Point], table: _Sharers) -> bool:
         """Two lattice points renumbered at once where one alone is blocked: a better number at
-        one of ``points`` would repeat a tile elsewhere, so it is tried together with each point
-        of that tile and of its own tiles (two numbers misread the other way round, or a tile's
-        numbers shifted by one point, are undone only together). Each blocked point makes its
-        best such change."""
-        changed = False
-        for point in points:
-            sharers = at_point[point]
-            better, blockers = chosen.blocked(sharers, base)
-            if not blockers:
-                continue
-            tiles = blockers | {t for t, _ in sharers}
-            others = {other for u in tiles if cells[u] is not None for other in cell_corners(cells[u])} - {point}
-            pairs = np.array([(n, m) for n in better for m in range(numbers)])
-            best_gain, best_tiles, best_after = 0.0, [], None
-            for other in others:
-                gain, moved, after = chosen.best_renumbering([sharers, at_point[other]], pairs, base, best_gain)
-                if after is not None:
-                    best_gain, best_tiles, best_after = gain, moved, after
-            if best_after is not None:
-                chosen.set_all(best_tiles, best_after)
-                changed = True
-        return changed
+        one of ``points`` (their sharers: ``table``) would repeat a tile elsewhere, so it is tried
+        together with each point of that tile and of its own tiles (two numbers misread the other
+        way round, or a tile's numbers shifted by one point, are undone only together). Each
+        blocked point makes its best such change; points with no better number are passed over."""
+        return _each_open(
+            lambda: chosen.number_gains(table, base).max(1) > 0, lambda k: unblock_point(chosen, points[k])
+        )
+
+    def unblock_point(chosen: _Chosen, point: Point) -> bool:
+        sharers = at_point[point]
+        better, blockers = chosen.blocked(sharers, base)
+        if not blockers:
+            return False
+        tiles = blockers | {t for t, _ in sharers}
+        others = {other for u in tiles if cells[u] is not None for other in cell_corners(cells[u])} - {point}
+        pairs = np.array([(n, m) for n in better for m in range(numbers)])
+        best_gain, best_tiles, best_after = 0.0, [], None
+        for other in others:
+            gain, moved, after = chosen.best_renumbering([sharers, at_point[other]], pairs, base, best_gain)
+            if after is not None:
+                best_gain, best_tiles, best_after = gain, moved, after
+        if best_after is None:
+            return False
+        chosen.set_all(best_tiles, best_after)
+        return True
 
     greedy = _Chosen(np.full(len(cells), -1), readings, tile_of_reading, partners, penalty)
     for t in order:
@@ -216,14 +219,12 @@ def decode(
             else:
                 a, b, c = (int(point_evidence[point].argmax()) for point in cell_corners(cells[t]))
                 consensus.set(t, _index(a, b, c, numbers))
-        settled = np.array_equal(consensus.choice, chosen.choice) and not any(
-            chosen.in_trouble(t, foreign) for t in order
-        )
+        settled = np.array_equal(consensus.choice, chosen.choice) and not chosen.in_trouble(shared_table, foreign).any()
         searched = chosen if settled else search(consensus, tile_moves=True)
         if searched.total(base, shared_points) > chosen.total(base, shared_points):
             chosen = searched
     choice = chosen.choice
-    point_confidence = chosen.point_confidences(at_point, without_hints)
+    point_confidence = chosen.point_confidences(shared_at, shared_table, without_hints)
     decoded = []
     for t, cell in enumerate(cells):
         scores = chosen.scores(t, without_hints[t])
@@ -245,6 +246,54 @@ def decode(
             )
         )
     return decoded
+
+
+def _sharing(cells: Sequence[Cell | None]) -> tuple[dict[Point, list[tuple[int, int]]], list[list[list]]]:
+    """Who shares which lattice point: each point's (tile, corner) sharers, and for each tile's
+    corner the other tiles' corners there."""
+    at_point: dict[Point, list[tuple[int, int]]] = {}
+    for t, cell in enumerate(cells):
+        if cell is not None:
+            for i, point in enumerate(cell_corners(cell)):
+                at_point.setdefault(point, []).append((t, i))
+    partners = [[[] for _ in range(3)] for _ in cells]
+    for sharers in at_point.values():
+        for t, i in sharers:
+            partners[t][i] = [(u, j) for u, j in sharers if u != t]
+    return at_point, partners
+
+
+@dataclass(frozen=True)
+class _Sharers:
+    """Lattice points' (tile, corner) sharers as (points, width) arrays, rows padded by repeating
+    a point's first sharer (``real`` marks the true ones), so a step can weigh every point at once."""
+
+    tile: np.ndarray
+    corner: np.ndarray
+    real: np.ndarray
+
+    @classmethod
+    def of(cls, points: list[list[tuple[int, int]]]) -> _Sharers:
+        width = max((len(sharers) for sharers in points), default=1)
+        padded = [sharers + sharers[:1] * (width - len(sharers)) for sharers in points]
+        tile = np.array([[t for t, _ in row] for row in padded], np.int64).reshape(-1, width)
+        corner = np.array([[i for _, i in row] for row in padded], np.int64).reshape(-1, width)
+        real = np.array([[k < len(sharers) for k in range(width)] for sharers in points], bool).reshape(-1, width)
+        return cls(tile, corner, real)
+
+
+def _each_open(open_now: Callable[[], np.ndarray], act: Callable[[int], bool]) -> bool:
+    """``act`` on each of a step's places in turn (tiles or points) where ``open_now`` says it
+    could change something (elsewhere it surely would not), asked again after each change;
+    whether any changed. The same as acting everywhere in turn, without the futile tries."""
+    changed, start = False, 0
+    while True:
+        for k in start + np.flatnonzero(open_now()[start:]):
+            if act(int(k)):
+                changed, start = True, int(k) + 1
+                break
+        else:
+            return changed
 
 
 def _index(a, b, c, numbers: int):
@@ -292,17 +341,37 @@ class _Chosen:
             shown_by_others[self.tile_of_reading[self.choice[t]]] -= 1
         return base - self.penalty * (mismatches + (shown_by_others[self.tile_of_reading] > 0))
 
-    def in_trouble(self, t: int, foreign: np.ndarray) -> bool:
-        """Whether tile ``t``'s reading is foreign, repeats another tile's, or disagrees with a
-        neighbour's at a shared point."""
-        reading = self.choice[t]
-        if foreign[reading] or self.shown[self.tile_of_reading[reading]] > 1:
-            return True
-        return any(
-            self.readings[self.choice[u], j] != self.readings[reading, i]
-            for i in range(3)
-            for u, j in self.partners[t][i]
-        )
+    def may_change(self, table: _Sharers, base: np.ndarray, top_two: np.ndarray) -> np.ndarray:
+        """(tiles,) whether ``scores`` could rank another reading of each tile above its own: some
+        other reading's ``base`` (``top_two``: each tile's second best and best) reaches its own's
+        score (its ``base`` less the penalties it pays now, at shared points of ``table``). Where
+        not, the best reading is the one it has."""
+        own_base = base[np.arange(len(self.choice)), self.choice]
+        other = np.where(own_base == top_two[:, 1], top_two[:, 0], top_two[:, 1])
+        own = own_base - self.penalty * (self._mismatches(table) + self._repeating())
+        return other >= own
+
+    def in_trouble(self, table: _Sharers, foreign: np.ndarray) -> np.ndarray:
+        """(tiles,) whether each tile's reading is foreign, repeats another tile's, or disagrees
+        with a neighbour's at a shared point (of ``table``)."""
+        return foreign[self.choice] | self._repeating() | (self._mismatches(table) > 0)
+
+    def _repeating(self) -> np.ndarray:
+        """(tiles,) whether each tile shows a set tile that another tile shows too."""
+        return self.shown[self.tile_of_reading[self.choice]] > 1
+
+    def _shown_at(self, table: _Sharers) -> tuple[np.ndarray, np.ndarray]:
+        """The number each sharer of ``table``'s points shows (points, width), and how many
+        sharers of each point show each number (points, numbers)."""
+        digit = self.readings[self.choice[table.tile], table.corner]
+        return digit, ((digit[..., None] == np.arange(self.numbers)) & table.real[..., None]).sum(1)
+
+    def _mismatches(self, table: _Sharers) -> np.ndarray:
+        """(tiles,) how many neighbours' corners show another number than each tile's own at the
+        shared points of ``table``."""
+        digit, counts = self._shown_at(table)
+        unlike = table.real.sum(1)[:, None] - np.take_along_axis(counts, digit, 1)
+        return np.bincount(table.tile[table.real], unlike[table.real], len(self.choice))
 
     def total(self, base: np.ndarray, shared_points: list[list[tuple[int, int]]]) -> float:
         """The decoder's objective for the readings chosen: their log-probability less a penalty
@@ -355,6 +424,30 @@ class _Chosen:
                 best_gain, best_after = gain, after[k]
         return best_gain, tiles, best_after
 
+    def _renumbered(self, table: _Sharers, base: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For the points of ``table``: each sharer's reading now (points, width), its reading with
+        the point's number replaced by each number (points, width, numbers), and what each such
+        change gains in ``base`` (0 for padding)."""
+        now = self.choice[table.tile]
+        changed = _with_number(now[..., None], table.corner[..., None], np.arange(self.numbers), self.numbers)
+        gains = base[table.tile[..., None], changed] - base[table.tile, now][..., None]
+        return now, changed, np.where(table.real[..., None], gains, 0.0)
+
+    def number_gains(self, table: _Sharers, base: np.ndarray) -> np.ndarray:
+        """(points, numbers): what giving all corners at each point of ``table`` each number gains
+        in ``base``, constraints aside."""
+        return self._renumbered(table, base)[2].sum(1)
+
+    def renumbering_bounds(self, table: _Sharers, base: np.ndarray) -> np.ndarray:
+        """(points,): the most that renumbering each point of ``table`` alone could gain, as
+        ``best_renumbering`` weighs it: its best number's gain in ``base``, the disagreements
+        there ended, and every repeat among its tiles undone. Where it is not positive, no
+        renumbering of that point gains."""
+        _, counts = self._shown_at(table)
+        disagreeing = (table.real.sum(1) ** 2 - (counts**2).sum(1)) // 2
+        repeated = (self._repeating()[table.tile] & table.real).sum(1)
+        return self.number_gains(table, base).max(1) + self.penalty * (disagreeing + repeated)
+
     def blocked(self, sharers: list[tuple[int, int]], base: np.ndarray) -> tuple[list[int], set[int]]:
         """The numbers that would read better at a lattice point (its (tile, corner) sharers) but
         repeat a set tile shown away from it, and the tiles showing those."""
@@ -371,25 +464,16 @@ class _Chosen:
                 blockers |= set(np.nonzero(np.isin(self.tile_of_reading[self.choice], repeated))[0].tolist())
         return numbers, blockers - set(tiles)
 
-    def point_confidences(self, at_point: dict, base: np.ndarray) -> dict[tuple[int, int], float]:
-        """For each shared lattice point whose tiles agree, the share of the probability its number
-        keeps when all its corners change together and every other number is held. A tile's own
-        confidence cannot show this: its neighbours pin a shared corner, so a number misread by every
-        tile at a point would look certain."""
-        shared = {point: sharers for point, sharers in at_point.items() if len(sharers) > 1}
+    def point_confidences(self, shared: list[Point], table: _Sharers, base: np.ndarray) -> dict[Point, float]:
+        """For each shared lattice point (their sharers: ``table``) whose tiles agree, the share of
+        the probability its number keeps when all its corners change together and every other
+        number is held. A tile's own confidence cannot show this: its neighbours pin a shared
+        corner, so a number misread by every tile at a point would look certain."""
         if not shared:
             return {}
-        numbers, width = self.numbers, max(len(sharers) for sharers in shared.values())
-        # (points, width) arrays of each point's sharers, padded by repeating its first one.
-        padded = [sharers + sharers[:1] * (width - len(sharers)) for sharers in shared.values()]
-        real = np.array([[k < len(sharers) for k in range(width)] for sharers in shared.values()])
-        tile = np.array([[t for t, _ in row] for row in padded])
-        corner = np.array([[i for _, i in row] for row in padded])
-        now = self.choice[tile]
-        digit = self.readings[now, corner]
-        # Each sharer's reading with the point's digit replaced by each number: (points, width, numbers).
-        changed = _with_number(now[..., None], corner[..., None], np.arange(numbers), numbers)
-        gains = np.where(real[..., None], base[tile[..., None], changed] - base[tile, now][..., None], 0.0)
+        real, width = table.real, table.real.shape[1]
+        now, changed, gains = self._renumbered(table, base)
+        digit = self.readings[now, table.corner]
         # A changed tile that repeats one shown elsewhere pays the penalty: shown by a tile away from
         # this point, or by one here changed the same way before it.
         tile_now, tile_changed = self.tile_of_reading[now], self.tile_of_reading[changed]
