@@ -44,7 +44,7 @@ from engine.board import Board, PlacedTile
 from engine.game import GameState, IllegalEvent, Place, advance
 from engine.lattice import Cell
 from engine.rules import Rules
-from engine.tiles import canonical, format_corners
+from engine.tiles import Tile, canonical, format_corners
 from vision.crops import to_grey
 from vision.reader import frame_map
 
@@ -54,6 +54,7 @@ THUMBNAIL = (160, 120)  # a 30-pixel tile of a 1280-pixel frame still covers sev
 CHANGE_LEVEL = 24  # grey levels a thumbnail pixel must change by to count (noise is averaged away)
 SETTLED = ("in_sync", "covered", "out_of_sync", "round_over")  # verdicts that hold until the table changes
 LEAD = 2  # readings by which a view must outnumber any other, since the picture moved, to hold
+ALONE_FIRST = 2  # readings showing a tile added alone, for it to count as placed before one added beside it
 PixelPoint = tuple[float, float]
 
 
@@ -83,6 +84,14 @@ class TableView:
     unread_at: tuple[PixelPoint, ...] = ()  # the centre of each tile found but not read surely
     board_at: tuple[tuple[Cell, PixelPoint], ...] = ()  # the centre of each joined tile
     unsure: frozenset[Cell] = frozenset()  # joined tiles read with a number flagged unsure
+
+    @property
+    def fullness(self) -> tuple[int, int]:
+        """How much of the table a view shows, to pick the one to judge among views of the same
+        tiles: the most tiles joined, and of those, the fewest shown twice (a tile of the set
+        read twice is a misread: studio game 1000061's fullest reading read its 5-5-4 as a second
+        5-5-5, surely, and the game went out of sync though the other readings were right)."""
+        return len({placed.tile for placed in self.board.placements}), -len(self.board)
 
     def signature(self, board: Board) -> tuple[frozenset, tuple]:
         """Equal for two views of the same tiles, whatever lattice frame each reading picked and
@@ -141,9 +150,14 @@ class GameRecord:
     provisional: frozenset[Cell] = frozenset()
 
 
-def judge_view(view: TableView, record: GameRecord, opening: Cell | None = None) -> Verdict:
+def judge_view(
+    view: TableView, record: GameRecord, opening: Cell | None = None, first: frozenset[Tile] = frozenset()
+) -> Verdict:
     """Compare a still table's view with the game. Before the first tile, ``opening`` is the
-    cell of the joined tile that lay alone on the table before (unread), which opens the round."""
+    cell of the joined tile that lay alone on the table before (unread), which opens the round.
+    ``first``: tiles seen added alone to the game's board before; where the view shows two new
+    tiles and one of them is such a tile, it was placed first and is committed (the other is the
+    next player's, committed from the next view)."""
     state = record.state
     if state.phase == "over":
         return Verdict("round_over", "the game is over")
@@ -164,10 +178,12 @@ def judge_view(view: TableView, record: GameRecord, opening: Cell | None = None)
         for p in state.board.placements
         if p.cell in record.provisional and p.cell not in unsure and seen.get(p.cell) == p.corners
     )
-    return replace(_against_the_board(seen, unsure, record), confirmed=confirmed)
+    return replace(_against_the_board(seen, unsure, record, first), confirmed=confirmed)
 
 
-def _against_the_board(seen: dict[Cell, tuple[int, int, int]], unsure: set[Cell], record: GameRecord) -> Verdict:
+def _against_the_board(
+    seen: dict[Cell, tuple[int, int, int]], unsure: set[Cell], record: GameRecord, first: frozenset[Tile]
+) -> Verdict:
     """``judge_view`` once the view's tiles are in the game's frame: ``seen`` their numbers by
     cell, ``unsure`` the cells read with a number flagged unsure."""
     state = record.state
@@ -207,6 +223,8 @@ def _against_the_board(seen: dict[Cell, tuple[int, int, int]], unsure: set[Cell]
         # own cell is a misread (an outline beside the board read as its neighbours' numbers).
         in_place = {placed.tile for placed in state.board.placements if placed.cell in seen}
         unique = [placed for placed in added if placed.tile not in in_place]
+        if len(unique) == 2:  # two turns played while the camera saw no still table between them
+            unique = [placed for placed in unique if placed.tile in first] or unique
         if len(unique) != 1:
             return Verdict("out_of_sync", f"{len(added)} new tiles at once: take back all but one")
         added = unique
@@ -260,7 +278,7 @@ class _Sightings:
 
     readings: int
     first_at: float
-    fullest: TableView  # the latest of the views showing it that joins the most tiles
+    fullest: TableView  # the latest of the views showing it that joins the most tiles (``TableView.fullness``)
 
 
 @dataclass
@@ -278,6 +296,8 @@ class LiveTable:
     _since: float = 0.0
     _seen: dict[tuple, _Sightings] = field(default_factory=dict)  # per signature, since the picture moved
     _lone_tile_at: PixelPoint | None = None  # where a tile lay alone before the round began
+    _added_alone: dict[Tile, int] = field(default_factory=dict)  # readings showing each tile as the one added ...
+    _added_to: frozenset[Tile] = frozenset()  # ... to the game's board of these tiles (whether the view held or not)
 
     def need(self, image: np.ndarray, now: float) -> Need:
         """Whether a frame must be read: not while the picture moves, nor while it stays as it
@@ -309,12 +329,13 @@ class LiveTable:
         as most readings have it, instead of never; two views read in turn hold neither)."""
         state = record.state
         signature = view.signature(state.board)
+        self._count_added_alone(signature, state.board)
         if signature != self._candidate:
             self._candidate, self._count, self._since = signature, 0, now
         self._count += 1
         seen = self._seen.setdefault(signature, _Sightings(0, now, view))
         seen.readings += 1
-        if len(view.board) >= len(seen.fullest.board):
+        if view.fullness >= seen.fullest.fullness:
             seen.fullest = view
         counted = seen.fullest if self._held(self._count, self._since, now) else self._most_seen(now)
         if counted is None:
@@ -366,12 +387,28 @@ class LiveTable:
 
     def judge(self, view: TableView, record: GameRecord) -> Verdict:
         """``judge_view`` for a view that counts. Before the round's first tile, where a lone tile
-        lay is remembered, so that once the next tile joins it the one that lay first opens."""
+        lay is remembered, so that once the next tile joins it the one that lay first opens; and
+        the tiles seen added alone to the game's board, in ``ALONE_FIRST`` readings or more (the
+        picture may have moved since), so that when the next player's tile joins one of them
+        before a view held, the two are committed in the order they were played."""
         self._remember_lone_tile(view, record.state)
         opening = None
         if self._lone_tile_at is not None and len(view.board) == 2:
             opening = _tile_at(view.board_at, self._lone_tile_at)
-        return judge_view(view, record, opening)
+        board = frozenset(placed.tile for placed in record.state.board.placements)
+        first = frozenset(
+            tile for tile, readings in self._added_alone.items() if readings >= ALONE_FIRST and board == self._added_to
+        )
+        return judge_view(view, record, opening, first)
+
+    def _count_added_alone(self, signature: tuple[frozenset, tuple], board: Board) -> None:
+        tiles = frozenset(placed.tile for placed in board.placements)
+        if tiles != self._added_to:  # the game's board changed: what was added to it before is history
+            self._added_alone, self._added_to = {}, tiles
+        new = signature[0] - tiles
+        if len(new) == 1:
+            (tile,) = new
+            self._added_alone[tile] = self._added_alone.get(tile, 0) + 1
 
     def _remember_lone_tile(self, view: TableView, state: GameState) -> None:
         if len(state.board):

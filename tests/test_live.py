@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from engine.board import Board, PlacedTile, check_placement
-from engine.game import Game, Place
+from engine.game import Game, Place, advance
 from engine.lattice import Cell, LatticeMap
 from engine.rules import get_rules
 from engine.simulate import random_board
@@ -264,6 +264,24 @@ def test_readings_missing_different_tiles_of_the_board_are_one_view_and_the_full
     assert table.shown is views[0]  # the reading that saw every tile
 
 
+def test_a_reading_that_shows_a_tile_twice_is_not_the_one_judged(grown):
+    # Studio game 1000061: of the readings showing the board and a new tile, the fullest read a
+    # 5-5-4 of the board as a second 5-5-5, surely; it was the one judged, and the game went out
+    # of sync though the other readings were right. The set has each tile once.
+    game = game_with(Board(grown.placements[:11]))
+    plain = TableView(grown.moved(CAMERA))
+    copied = grown.placements[0].corners
+    twice = TableView(
+        Board((*grown.placements[:3], PlacedTile(grown.placements[3].cell, copied), *grown.placements[4:])).moved(
+            CAMERA
+        )
+    )
+    assert twice.signature(game.state.board) == plain.signature(game.state.board)
+    table = LiveTable(LiveSettings(still_frames=2, still_seconds=0.0))
+    verdicts = [table.observe(view, GameRecord(game.state, RULES), t) for t, view in enumerate([plain, twice])]
+    assert [v.status for v in verdicts] == ["settling", "placed"] and table.shown is plain
+
+
 def test_misreads_of_the_board_show_the_same_view_as_the_board(grown):
     # Studio game 1000061 (wooden tiles): between readings of the board and a new tile, one
     # reading left four tiles of the board apart (loose) and another read a tile of the board
@@ -318,6 +336,37 @@ def test_one_new_tile_read_one_way_and_another_is_placed_provisionally(grown):
     assert {table.observe(view, GameRecord(game.state, RULES), t).status for t, view in enumerate(views)} == {
         "settling"
     }
+
+
+def test_two_turns_played_before_the_table_held_still_are_committed_in_the_order_seen(grown):
+    # Studio game 1000061: a tile read as the one added in two readings, then the picture moved,
+    # and when it held still again the next player's tile lay beside it: "2 new tiles at once"
+    # for the rest of the game. The tile seen alone was played first: it is committed, then the
+    # other from the next reading.
+    game = game_with(Board(grown.placements[:10]))
+    played, next_played = grown.placements[10:12]
+    alone, both = TableView(Board(grown.placements[:11]).moved(CAMERA)), TableView(grown.moved(CAMERA))
+
+    def verdicts(readings_alone: int) -> list:
+        table = LiveTable(LiveSettings(still_frames=3, still_seconds=0.0))
+        state = game_with(Board(grown.placements[:10])).state
+        for t in range(readings_alone):
+            table.observe(alone, GameRecord(state, RULES), t)
+        for t in (5.0, 5.1):
+            table.need(np.full((60, 80), int(t * 10) * 40 % 256, np.uint8), t)  # a hand comes and goes
+        seen = [table.observe(both, GameRecord(state, RULES), t) for t in (6.0, 6.1, 6.2)]
+        if seen[-1].placement is not None:
+            state, _ = advance(state, seen[-1].placement, RULES)
+            seen.append(table.observe(both, GameRecord(state, RULES), 6.3))
+        return seen
+
+    in_order = verdicts(readings_alone=2)
+    assert [v.status for v in in_order] == ["settling", "settling", "placed", "placed"]
+    turn = game.state.turn
+    assert in_order[2].placement == Place(turn, played.cell, played.corners)
+    assert in_order[3].placement == Place((turn + 1) % 4, next_played.cell, next_played.corners)
+    for readings_alone in (0, 1):  # not seen alone, or once only (a misreading): which came first is unknown
+        assert verdicts(readings_alone)[-1].status == "out_of_sync"
 
 
 def test_a_flickering_reading_never_replaces_the_view_shown(grown):
