@@ -104,7 +104,7 @@ class TableView:
         tiles = {placed.tile for placed in self.board.placements if placed.cell not in misread}
         on_the_board = {canonical(placed.corners) for placed in board.placements}
         loose = tuple(sorted(corners for corners in self.loose if canonical(corners) not in on_the_board))
-        return frozenset(tiles | {placed.tile for placed in board.placements}), loose
+        return frozenset(tiles | board.by_tile.keys()), loose
 
 
 @dataclass(frozen=True)
@@ -370,7 +370,7 @@ class LiveTable:
         another from frame to frame), and together they hold as one view would: the view most of
         them show, its new tile flagged unsure, so that the game commits it provisionally
         (``Verdict.unsure``) and a sure reading corrects it later."""
-        games = {placed.tile for placed in state.board.placements}
+        games = state.board.by_tile
 
         def added(view: TableView) -> list[PlacedTile]:
             return [placed for placed in view.board.placements if placed.tile not in games]
@@ -395,14 +395,16 @@ class LiveTable:
         opening = None
         if self._lone_tile_at is not None and len(view.board) == 2:
             opening = _tile_at(view.board_at, self._lone_tile_at)
-        board = frozenset(placed.tile for placed in record.state.board.placements)
-        first = frozenset(
-            tile for tile, readings in self._added_alone.items() if readings >= ALONE_FIRST and board == self._added_to
-        )
-        return judge_view(view, record, opening, first)
+        return judge_view(view, record, opening, self._seen_alone(record.state.board))
+
+    def _seen_alone(self, board: Board) -> frozenset[Tile]:
+        """The tiles shown as the only one added to ``board`` in ``ALONE_FIRST`` readings or more."""
+        if frozenset(board.by_tile) != self._added_to:
+            return frozenset()
+        return frozenset(tile for tile, readings in self._added_alone.items() if readings >= ALONE_FIRST)
 
     def _count_added_alone(self, signature: tuple[frozenset, tuple], board: Board) -> None:
-        tiles = frozenset(placed.tile for placed in board.placements)
+        tiles = frozenset(board.by_tile)
         if tiles != self._added_to:  # the game's board changed: what was added to it before is history
             self._added_alone, self._added_to = {}, tiles
         new = signature[0] - tiles

@@ -30,11 +30,7 @@ def _board_by_point(seed, tiles):
     """A random board's cells, numbers, and each lattice point's (tile, corner) sharers."""
     board = random_board(seed, tiles)
     cells = [p.cell for p in board.placements]
-    sharers = {}
-    for t, cell in enumerate(cells):
-        for i, point in enumerate(cell_corners(cell)):
-            sharers.setdefault(point, []).append((t, i))
-    return cells, [p.corners for p in board.placements], sharers
+    return cells, [p.corners for p in board.placements], _sharing(cells)[0]
 
 
 def test_clean_board_reads_back_exactly():
