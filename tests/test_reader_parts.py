@@ -22,6 +22,7 @@ from vision.find import (
 )
 from vision.lattice import fit_board, fit_lattice
 from vision.reader import (
+    _a_found_tile_across,
     _blank_apart,
     _coloured_like,
     _face_down,
@@ -585,3 +586,20 @@ def test_the_reader_benchmark_times_each_stage_alone_and_with_the_board_known():
     for by_stage in figures.values():
         assert {"find", "decode", "total"} <= set(by_stage)
         assert 0 < by_stage["decode"]["p50"] <= by_stage["total"]["p50"] <= by_stage["total"]["p95"]
+
+
+def test_a_first_look_gives_the_core_in_the_middle_of_each_triangle():
+    # Cores drawn at half scale: a tile's own triangle shows its core, the cell beside it none.
+    tiles = np.array([_triangle((200, 240), 60), _triangle((420, 240), 60)])
+    look = FirstLook(tiles, 0.5, 320, core_map(tiles, (240, 320), 0.5).astype(np.float32))
+    beside = tiles[:1] + (0, 80)
+    assert look.core_at(tiles).tolist() == [1.0, 1.0] and look.core_at(beside).tolist() == [0.0]
+    assert FirstLook(tiles, 0.5, 320).core_at(tiles).tolist() == [0.0, 0.0]  # no core map kept
+    assert look.core_at(np.zeros((0, 3, 2))).shape == (0,)
+
+
+def test_a_core_across_cells_is_a_found_tile_of_their_size_not_of_several():
+    cell = _triangle((100, 100), 40)[None]
+    assert _a_found_tile_across(cell, cell + (8, 5)).tolist() == [True]  # a loose tile lying across
+    assert _a_found_tile_across(cell, _triangle((110, 105), 90)[None]).tolist() == [False]  # cores run together
+    assert _a_found_tile_across(cell, cell + (200, 0)).tolist() == [False]  # elsewhere

@@ -39,11 +39,27 @@ MOST_ENLARGED = 2.0  # a closer look asked to enlarge the photo enlarges it at m
 @dataclass(frozen=True)
 class FirstLook:
     """What the finder saw of the whole photo: (N, 3, 2) outlines in photo pixels, found with
-    the photo at ``scale`` (shrunk to ``working_size``)."""
+    the photo at ``scale`` (shrunk to ``working_size``), and the core probability map they came
+    from (at that scale; None: not kept)."""
 
     outlines: np.ndarray
     scale: float
     working_size: int
+    core: np.ndarray | None = None
+
+    def core_at(self, triangles: np.ndarray) -> np.ndarray:
+        """(N,) the core probability in the middle of each of the (N, 3, 2) triangles (photo
+        pixels): the mean at the centre and a third of the way from it to each corner. A tile
+        whose outline the finder lost (its core ran into a neighbour's) still shows its core."""
+        triangles = np.asarray(triangles, np.float64).reshape(-1, 3, 2)
+        if self.core is None or not len(triangles):
+            return np.zeros(len(triangles))
+        centres = triangles.mean(1, keepdims=True)
+        points = np.concatenate([centres, centres + (triangles - centres) / 3], axis=1) * self.scale
+        height, width = self.core.shape
+        x = np.clip(np.round(points[..., 0]).astype(int), 0, width - 1)
+        y = np.clip(np.round(points[..., 1]).astype(int), 0, height - 1)
+        return self.core[y, x].mean(1)
 
     def __post_init__(self) -> None:
         if self.outlines.ndim != 3 or self.outlines.shape[1:] != (3, 2):
@@ -87,7 +103,7 @@ class TileFinder:
         height, width = image.shape[:2]
         working_size = working_size or self.working_size
         core, scale = self.core_probability(image, working_scale(width, height, working_size))
-        return FirstLook(outlines_from_cores(core, scale, self.core_growth), scale, working_size)
+        return FirstLook(outlines_from_cores(core, scale, self.core_growth), scale, working_size, core)
 
     def look_closer(self, image: np.ndarray, first: FirstLook, enlarge_to: float | None = None) -> np.ndarray:
         """The first look's outlines, or, when its tiles came out small and the photo has more

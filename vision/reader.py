@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from engine.board import Board, PlacedTile, edge_components, validate_board
-from engine.lattice import Cell, LatticeMap, cell_corners, point_xy
+from engine.lattice import Cell, LatticeMap, cell_corners, edge_neighbours, point_xy
 from engine.rules import DEFAULT_PRESET, Rules, get_rules
 from engine.scoring import PlacementResult, judge_placement
 from engine.tiles import LARGE_MAX, Tile
@@ -50,7 +50,11 @@ FACE_DOWN_BELOW = 0.35  # a tile whose corners look this unlike any number is a 
 SHOWS_A_MARK = 0.5  # a loose tile none of whose corners shows 1 or more this surely shows no mark
 COMPLETION_ROUNDS = 2  # passes looking for missed tiles beside the board
 MISSED_NONE_BELOW = 0.25  # an empty cell beside the board holds a missed tile when no corner reads "none" ...
-MISSED_NUMBER_ABOVE = 0.6  # ... this surely, and every corner reads one number this surely
+MISSED_NUMBER_ABOVE = 0.6  # ... this surely, and every corner reads one number this surely;
+MISSED_ENCLOSED_BY = 2  # or, when it shares edges with this many tiles of the board ...
+MISSED_CORE_ABOVE = 0.5  # ... when the finder marked a core in its middle this surely ...
+MISSED_CORE_NONE_BELOW = 0.5  # ... and no corner reads "none" this surely
+ONE_TILE_SIZE = 1.6  # an outline within this factor of a cell's side is one tile's; larger, several run together
 SIZE_TOLERANCE = 2.0  # a tile away from the board may look this much smaller or larger than expected
 SIZING_BOARD = 6  # joined tiles needed before the board's plane sizes the other tiles
 SIZING_READ_TILES = 2  # else, tiles read needed before their size sizes backs and unread outlines
@@ -296,7 +300,7 @@ class Reader:
         lap("classify")
         cells = list(fit.cells)
         for _ in range(COMPLETION_ROUNDS):
-            found_cells, found_corners, found_probabilities = self._complete(image, fit, cells)
+            found_cells, found_corners, found_probabilities = self._complete(image, fit, cells, outlines, first_look)
             if not found_cells:
                 break
             cells += found_cells
@@ -414,21 +418,42 @@ class Reader:
         shows = _shows(probabilities, [expected[missed[k]] for k in seen])
         return [missed[k] for k in seen[shows]], triangles[seen[shows]], probabilities[shows]
 
-    def _complete(self, image, fit, cells):
+    def _complete(self, image, fit, cells, outlines, first_look):
         """Tiles the finder missed: empty cells beside the board whose three corners all read as
-        numbers. Returns their cells, corners (cell order) and corner probabilities."""
-        candidates, triangles = fit.frontier(also_taken=[c for c in cells if c is not None])
+        numbers; or, for a cell between tiles of the board (``MISSED_ENCLOSED_BY``), where the
+        finder marked a tile's core and no corner reads as none: there neighbouring cores run
+        together and the finder can lose a tile's outline while its core stays (studio game
+        1000061's 20th tile, a blank 0 of a pip set unsure). A hole in the board shows its
+        neighbours' numbers at its corners but no core. Returns their cells, corners (cell
+        order) and corner probabilities."""
+        taken = {c for c in cells if c is not None}
+        candidates, triangles = fit.frontier(also_taken=taken)
         seen = np.nonzero(_in_view(triangles, image))[0]
         if not len(seen):
             return [], None, None
-        triangles = triangles[seen]
+        candidates, triangles = [candidates[k] for k in seen], triangles[seen]
         probabilities = self.corner_probabilities(image, triangles)
-        numbers = probabilities[:, :, :NO_NUMBER]
-        looks_like_a_tile = probabilities[:, :, NO_NUMBER] < MISSED_NONE_BELOW
-        reads_a_number = numbers.max(2) > MISSED_NUMBER_ABOVE
-        readable = (looks_like_a_tile & reads_a_number).all(1)
-        keep = np.nonzero(readable)[0]
-        return [candidates[seen[k]] for k in keep], triangles[keep], probabilities[keep]
+        none = probabilities[:, :, NO_NUMBER]
+        sure_numbers = probabilities[:, :, :NO_NUMBER].max(2) > MISSED_NUMBER_ABOVE
+        reads_numbers = ((none < MISSED_NONE_BELOW) & sure_numbers).all(1)
+        enclosed = np.array([sum(n in taken for n in edge_neighbours(c)) >= MISSED_ENCLOSED_BY for c in candidates])
+        shows_a_core = (
+            enclosed
+            & (first_look.core_at(triangles) > MISSED_CORE_ABOVE)
+            & (none < MISSED_CORE_NONE_BELOW).all(1)
+            & ~_a_found_tile_across(triangles, outlines)
+        )
+        keep = np.nonzero(reads_numbers | shows_a_core)[0]
+        return [candidates[k] for k in keep], triangles[keep], probabilities[keep]
+
+
+def _a_found_tile_across(cells: np.ndarray, outlines: np.ndarray) -> np.ndarray:
+    """(N,) whether each of the (N, 3, 2) cells overlaps an outline found of about its size
+    (``ONE_TILE_SIZE``): a loose tile lying across cells beside the board, whose core is no
+    missed tile. A larger outline is the finder's cores of several tiles run together."""
+    overlap = inside(cells.mean(1), outlines) | inside(outlines.mean(1), cells).T
+    ratio = edge_lengths(outlines).mean(1)[None] / edge_lengths(cells).mean(1)[:, None]
+    return (overlap & (np.abs(np.log(ratio)) < np.log(ONE_TILE_SIZE))).any(1)
 
 
 def _kept_still(board: Sequence[ReadTile], here: dict[Cell, np.ndarray], mapping: LatticeMap) -> bool:
