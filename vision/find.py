@@ -54,8 +54,7 @@ class FirstLook:
         triangles = np.asarray(triangles, np.float64).reshape(-1, 3, 2)
         if self.core is None or not len(triangles):
             return np.zeros(len(triangles))
-        centres = triangles.mean(1, keepdims=True)
-        points = np.concatenate([centres, centres + (triangles - centres) / 3], axis=1) * self.scale
+        points = np.concatenate([triangles.mean(1, keepdims=True), about_centre(triangles, 1 / 3)], axis=1) * self.scale
         height, width = self.core.shape
         x = np.clip(np.round(points[..., 0]).astype(int), 0, width - 1)
         y = np.clip(np.round(points[..., 1]).astype(int), 0, height - 1)
@@ -153,6 +152,12 @@ def seen_scale(shape: tuple[int, ...], first: FirstLook, enlarge_to: float | Non
     else the first look's."""
     view = closer_view(shape, first, enlarge_to)
     return first.scale if view is None else view[0]
+
+
+def about_centre(polygons: np.ndarray, factor: float) -> np.ndarray:
+    """(..., K, 2) polygons grown (``factor`` above 1) or shrunk about their own centres."""
+    centres = polygons.mean(-2, keepdims=True)
+    return centres + (polygons - centres) * factor
 
 
 def inside(points: np.ndarray, triangles: np.ndarray) -> np.ndarray:

@@ -39,6 +39,7 @@ from vision.find import (
     LARGEST_FOUND_WELL,
     FirstLook,
     TileFinder,
+    about_centre,
     edge_lengths,
     inside,
     seen_scale,
@@ -506,12 +507,6 @@ def _window_around(polygon: np.ndarray, shape: tuple[int, ...]) -> tuple[tuple[s
     return np.s_[top:bottom, left:right], (int(left), int(top))
 
 
-def _about_centre(polygons: np.ndarray, factor: float) -> np.ndarray:
-    """(..., K, 2) polygons grown (``factor`` above 1) or shrunk about their own centres."""
-    centres = polygons.mean(-2, keepdims=True)
-    return centres + (polygons - centres) * factor
-
-
 def changed_alone(earlier: np.ndarray, image: np.ndarray, triangles: np.ndarray) -> int | None:
     """Of (N, 3, 2) tiles that look new in ``image``, taken from where ``earlier`` was (the
     camera kept still), the one whose cell alone changed, or None: its middle changed, and
@@ -533,12 +528,12 @@ def changed_alone(earlier: np.ndarray, image: np.ndarray, triangles: np.ndarray)
     threshold = max(CHANGED_BY, CHANGE_OVER_NOISE * float(np.median(np.abs(shrunk[1] - shrunk[0] - offset))))
     inside, around = np.zeros(len(triangles)), np.zeros(len(triangles))
     for k, triangle in enumerate(triangles):  # one small window per tile
-        window, (left, top) = _window_around(_about_centre(triangle, AROUND_OUTER), now.shape)
+        window, (left, top) = _window_around(about_centre(triangle, AROUND_OUTER), now.shape)
         earlier_here, now_here = (cv2.GaussianBlur(g[window], (5, 5), 0).astype(np.float32) for g in (before, now))
         changed = np.abs(now_here - earlier_here - offset) > threshold
         middle, cell, outer_mask = (np.zeros(changed.shape, np.uint8) for _ in range(3))
         for mask, scale in ((middle, CELL_MIDDLE), (cell, AROUND_INNER), (outer_mask, AROUND_OUTER)):
-            cv2.fillPoly(mask, [np.round(_about_centre(triangle, scale) - (left, top)).astype(np.int32)], 1)
+            cv2.fillPoly(mask, [np.round(about_centre(triangle, scale) - (left, top)).astype(np.int32)], 1)
         ring = (outer_mask > 0) & (cell == 0)
         inside[k] = changed[middle > 0].mean() if middle.any() else 0.0
         around[k] = changed[ring].mean() if ring.any() else 1.0
@@ -558,7 +553,7 @@ def looks_alike(
     each warped corner to corner onto one patch. Near 1 for the same tile, whatever the light;
     near 0 for a tile against bare table or a hand."""
     canvas = np.float32([[LOOK_PX / 2, 1], [LOOK_PX - 1, LOOK_PX - 2], [1, LOOK_PX - 2]])
-    middle = _about_centre(canvas, 0.75)
+    middle = about_centre(canvas, 0.75)
     mask = np.zeros((LOOK_PX, LOOK_PX), np.uint8)
     cv2.fillPoly(mask, [np.round(middle).astype(np.int32)], 1)
 
@@ -744,7 +739,7 @@ def _chroma(image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
     """(N, 2) CIE a*b* of the mean colour of each triangle's middle (its inner 70%, away from
     edges, bevels and shadows); NaN for a triangle outside the photo."""
     colour = to_colour(image)
-    inner = _about_centre(triangles, 0.7)
+    inner = about_centre(triangles, 0.7)
     means = np.full((len(triangles), 3), np.nan, np.float32)
     for k, triangle in enumerate(inner):  # one small window per triangle
         window, (left, top) = _window_around(triangle, colour.shape)
