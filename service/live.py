@@ -102,7 +102,7 @@ class TableView:
         mapping = frame_map(self.board, board) if self.unsure and len(board) else None
         misread = {cell for cell in self.unsure if mapping is not None and mapping.cell(cell) in board}
         tiles = {placed.tile for placed in self.board.placements if placed.cell not in misread}
-        on_the_board = {canonical(placed.corners) for placed in board.placements}
+        on_the_board = {tile.numbers for tile in board.by_tile}
         loose = tuple(sorted(corners for corners in self.loose if canonical(corners) not in on_the_board))
         return frozenset(tiles | board.by_tile.keys()), loose
 
