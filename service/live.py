@@ -226,12 +226,24 @@ def _against_the_board(
         if len(unique) == 2:  # two turns played while the camera saw no still table between them
             unique = [placed for placed in unique if placed.tile in first] or unique
         if len(unique) != 1:
-            return Verdict("out_of_sync", f"{len(added)} new tiles at once: take back all but one")
+            return _several_new(added)
         added = unique
     if added[0].tile in {placed.tile for placed in missing}:
         return Verdict("out_of_sync", "a tile of the board has moved: put it back")
     # Tiles missing besides are hidden, or missed.
     return _try_place(added[0], record, added[0].cell in unsure)
+
+
+def _several_new(added: list[PlacedTile]) -> Verdict:
+    """Several new tiles at once, each named by its numbers and its cell in the game's frame: a
+    tile the camera missed in its own turn (a blurred pip tile) shows up later beside the next
+    player's, and naming both lets a player enter the earlier one by hand (a place event at its
+    cell) instead of the game waiting for a take-back that would not help."""
+    named = ", ".join(str(placed) for placed in sorted(added, key=lambda placed: placed.cell))
+    return Verdict(
+        "out_of_sync",
+        f"{len(added)} new tiles at once ({named}): take back all but one, or enter one played earlier by hand",
+    )
 
 
 def _opening(view: TableView, record: GameRecord, opening: Cell | None) -> Verdict:

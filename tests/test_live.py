@@ -56,6 +56,22 @@ def test_hidden_tiles_wait_and_two_new_tiles_are_out_of_sync(grown):
     assert two_more.status == "out_of_sync" and "2 new tiles" in two_more.message
 
 
+def test_two_new_tiles_are_named_so_a_player_can_enter_the_one_the_camera_missed(grown):
+    # The camera missed the 11th tile in its own turn (a blurred pip tile: studio game
+    # 1000007) and sees it again beside the 12th. The message names both in the game's frame
+    # (the view's own frame is turned), so the player enters the 11th by hand; the view then
+    # shows one new tile, committed for the next player.
+    game = game_with(Board(grown.placements[:10]))
+    missed, next_one = grown.placements[10], grown.placements[11]
+    view = TableView(Board(grown.placements[:12]).moved(CAMERA))
+    two_more = judge_view(view, GameRecord(game.state, RULES))
+    assert two_more.status == "out_of_sync"
+    assert str(missed) in two_more.message and str(next_one) in two_more.message
+    entered, _ = advance(game.state, Place(game.state.turn, missed.cell, missed.corners), RULES)
+    verdict = judge_view(view, GameRecord(entered, RULES))
+    assert verdict.status == "placed" and verdict.placement == Place(entered.turn, next_one.cell, next_one.corners)
+
+
 def test_a_new_tile_is_placed_though_tiles_of_the_board_are_missed(grown):
     game = game_with(Board(grown.placements[:11]))
     last = grown.placements[11]
