@@ -411,15 +411,14 @@ class LiveTable:
 
     def _seen_alone(self, board: Board) -> frozenset[Tile]:
         """The tiles shown as the only one added to ``board`` in ``ALONE_FIRST`` readings or more."""
-        if frozenset(board.by_tile) != self._added_to:
+        if board.by_tile.keys() != self._added_to:
             return frozenset()
         return frozenset(tile for tile, readings in self._added_alone.items() if readings >= ALONE_FIRST)
 
     def _count_added_alone(self, signature: tuple[frozenset, tuple], board: Board) -> None:
-        tiles = frozenset(board.by_tile)
-        if tiles != self._added_to:  # the game's board changed: what was added to it before is history
-            self._added_alone, self._added_to = {}, tiles
-        new = signature[0] - tiles
+        if board.by_tile.keys() != self._added_to:  # the game's board changed: what was added to it before is history
+            self._added_alone, self._added_to = {}, frozenset(board.by_tile)
+        new = signature[0] - self._added_to
         if len(new) == 1:
             (tile,) = new
             self._added_alone[tile] = self._added_alone.get(tile, 0) + 1

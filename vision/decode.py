@@ -142,8 +142,8 @@ def decode(
                 lambda: chosen.renumbering_bounds(shared_table, base) > 0,
                 lambda k: chosen.renumber([shared_points[k]], np.arange(numbers)[:, None], base),
             )
-            troubled = set(np.flatnonzero(chosen.in_trouble(shared_table, foreign)).tolist()) if tile_moves else set()
-            for t in [t for t in board_tiles if t in troubled]:
+            trouble = chosen.in_trouble(shared_table, foreign) if tile_moves else np.zeros(len(cells), bool)
+            for t in [t for t in board_tiles if trouble[t]]:
                 likeliest = readings[np.argsort(-base[t])[:TILE_MOVE_READINGS]]
                 changed |= chosen.renumber([at_point[point] for point in cell_corners(cells[t])], likeliest, base)
             if not changed:  # shared points first: their numbers have the most evidence
