@@ -24,6 +24,7 @@ from vision.lattice import fit_board, fit_lattice
 from vision.reader import (
     _a_found_tile_across,
     _blank_apart,
+    _chroma,
     _coloured_like,
     _face_down,
     _like_the_read_tiles,
@@ -576,6 +577,17 @@ def test_backs_must_have_the_colour_of_the_tiles_read():
     assert len(_coloured_like((ivory_back, green_dot), read[:1], image)) == 2  # one tile: nothing to go by
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     assert len(_coloured_like((ivory_back, green_dot), read, grey)) == 2  # no colour to compare
+
+
+def test_chroma_is_the_cie_a_b_of_a_triangles_middle():
+    image = np.full((100, 200, 3), (255, 255, 255), np.uint8)
+    image[:, 100:] = (0, 0, 255)  # pure red (BGR) on the right half, white on the left
+    up = np.array([[0, -30], [26, 15], [-26, 15]], float)
+    white, red, outside = up + (50, 50), up + (150, 50), up + (500, 50)
+    chroma = _chroma(image, np.array([white, red, outside]))
+    assert np.allclose(chroma[0], (0, 0), atol=0.5)
+    assert np.allclose(chroma[1], (80.1, 67.2), atol=0.5)  # sRGB red is L* 53.2, a* 80.1, b* 67.2
+    assert np.isnan(chroma[2]).all()
 
 
 def test_the_reader_benchmark_times_each_stage_alone_and_with_the_board_known():
