@@ -117,12 +117,25 @@ def test_summary_gives_accuracy_and_calibration_by_tile_side():
     assert figures["per_side"] == {"0-35 px": (0.0, 2, 1.0), "50-80 px": (1.0, 2, 0.0)}
 
 
+def test_a_pip_sets_blank_zero_and_no_number_taken_for_each_other_are_counted_apart():
+    from datasets.faces import STYLES
+    from models.evaluate import blank_pip_misreads
+
+    pips, printed = list(STYLES).index("wood-pips"), list(STYLES).index("ivory")
+    labels = np.array([0, 7, 0, 0, 7, 3])
+    predicted = np.array([7, 0, 7, 5, 0, 7])
+    styles = np.array([pips, pips, printed, pips, printed, pips])
+    # Only the first two: a printed 0 is a mark, and a pip 0 read as 5 is a misread.
+    assert blank_pip_misreads(predicted, labels, styles) == 2
+
+
 def test_the_classifier_benchmark_runs_from_any_folder_and_fails_fast_without_a_model(tmp_path, monkeypatch, capsys):
     from service.cli import main
 
     monkeypatch.chdir(tmp_path)  # not the repository: the committed model is found all the same
     assert main(["benchmark", "classifier", "--images", "1"]) == 0
-    assert "accuracy" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "accuracy" in printed and "misreads are a pip set's 0" in printed
     assert main(["benchmark", "classifier", "--images", "2", "--model", "missing.onnx"]) == 2
     assert "no classifier model" in capsys.readouterr().err
     assert not list((tmp_path / "data").glob("*_0_2_*"))  # no test crops rendered for a missing model
