@@ -272,6 +272,23 @@ def test_a_close_ups_backs_are_taken_from_the_look_from_farther(reader, monkeypa
     assert compare(truth, reader.read(image).to_dict())["face_down_found"] == 0
 
 
+def test_tiles_that_show_well_from_twice_as_far_are_looked_at_from_there(reader, monkeypatch):
+    # A studio close-up (test photo 2000026 with --closer 3, 640x480: three ivory tiles about 84
+    # pixels a side, 53 degrees off vertical, seven backs). The finder outlines them short (read
+    # under 90 pixels), so only the 60-pixel bar sends it farther, where the board reads whole
+    # and six of the seven backs are found.
+    image = load_image(FIXTURES / "close_up_small_board.jpg")
+    truth = json.loads((FIXTURES / "close_up_small_board.json").read_text())
+    reading = reader.read(image)
+    row = compare(truth, reading.to_dict())
+    assert (row["found"], row["extra"], row["wrong_corners"], row["misplaced"]) == (3, 0, 0, 0)
+    assert (row["face_down"], row["face_down_found"], row["face_down_extra"]) == (7, 6, 0)
+    assert any("close-up" in note for note in reading.notes)
+    monkeypatch.setattr("vision.reader.FARTHER_ABOVE_SIDE", 90.0)  # the bar before 2026-11-25
+    row = compare(truth, reader.read(image).to_dict())
+    assert row["wrong_corners"] == 1 and row["face_down_found"] == 3
+
+
 @pytest.mark.parametrize("zoom", [2.2, 4.0])
 def test_a_close_up_is_read_by_looking_again_from_farther(reader, zoom):
     # The middle of the sample blown up: its tiles come out 170 (2.2x) or 310 (4x) pixels a side

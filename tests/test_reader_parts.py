@@ -11,6 +11,7 @@ from engine.scoring import judge_placement
 from engine.simulate import random_board
 from models.finder_data import core_map
 from vision.find import (
+    ZOOM_TO_SIDE,
     FirstLook,
     RegionMoments,
     TileFinder,
@@ -559,6 +560,9 @@ def test_a_look_is_taken_for_too_close_when_it_reads_parts_of_tiles_or_tiles_too
     assert sight(0, 27, 141).too_close  # numbers and pips taken for tiles that read as nothing
     assert sight(3, 3, 0).too_close
     assert sight(20, 0, 0, side=120.0).too_close  # tiles larger than the finder learnt
+    # Tiles that still show 30 pixels or more from twice as far are looked at from there too.
+    assert sight(20, 0, 0, side=2 * ZOOM_TO_SIDE + 1).too_close
+    assert not sight(20, 0, 0, side=2 * ZOOM_TO_SIDE - 1).too_close
     assert sight(3, 0, 2).found == (3, 3)
 
 

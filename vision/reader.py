@@ -36,7 +36,7 @@ from vision.crops import corner_crops, to_colour, to_grey
 from vision.decode import UNSURE_BELOW, decode, place_known
 from vision.find import (
     DEFAULT_FINDER,
-    LARGEST_FOUND_WELL,
+    ZOOM_TO_SIDE,
     FirstLook,
     TileFinder,
     about_centre,
@@ -66,6 +66,9 @@ READ_LOOSE_AT_LEAST = 0.5  # a loose tile whose least sure number is read less s
 NEARER_BELOW_SCALE = 0.5  # a photo shrunk this much, its first look joining no board, is looked at ...
 NEARER_WORKING_SIZE = 2 * READ_LONG_SIDE  # ... again shrunk to this long side
 SMALLEST_WORKING_SIZE = READ_LONG_SIDE // 4  # a close-up is looked at from at most this much farther
+# Tiles read larger than this (pixels at the working size) are looked at again from twice as far,
+# where they still show at least the side the finder's closer look brings small tiles to.
+FARTHER_ABOVE_SIDE = 2 * ZOOM_TO_SIDE
 SURELY_READ_SIDE = 25.0  # tiles smaller than this (photo pixels) lose a third of their corners to misreads
 FAR_TILE_SIDE = 32.0  # tiles read that the finder saw smaller than this (pixels) are looked for again ...
 ENLARGED_TILE_SIDE = 36.0  # ... shown to it this large (enlarged where needed; it finds tiles under 30 px poorly)
@@ -108,11 +111,12 @@ class _Sight:
     @property
     def too_close(self) -> bool:
         """Whether the tiles may be too large for the finder at this size: the tiles read are
-        larger than it finds well, or it left as many outlines unread as it read tiles (parts
-        of large tiles, numbers and pips, taken for tiles). Backs do not count: a pile of them
-        beside a small board is the start of every game."""
+        large enough to show well from twice as far (outlines of large tiles the finder draws
+        short, so the tiles read come out smaller than they are), or it left as many outlines
+        unread as it read tiles (parts of large tiles, numbers and pips, taken for tiles).
+        Backs do not count: a pile of them beside a small board is the start of every game."""
         fragmented = len(self.unread) >= max(1, len(self.tiles))
-        return fragmented or self.tile_side > LARGEST_FOUND_WELL
+        return fragmented or self.tile_side > FARTHER_ABOVE_SIDE
 
     @property
     def found(self) -> tuple[int, int]:
