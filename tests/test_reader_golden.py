@@ -22,6 +22,11 @@ SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
+def _fixture(name: str) -> tuple[np.ndarray, dict]:
+    """A fixture photo and its studio truth."""
+    return load_image(FIXTURES / f"{name}.jpg"), json.loads((FIXTURES / f"{name}.json").read_text())
+
+
 @pytest.fixture(scope="module")
 def reader():
     return Reader()
@@ -230,8 +235,7 @@ def test_a_far_board_is_found_again_with_the_photo_enlarged(reader, monkeypatch)
     # report, and the other is misread, 5-1-1 for 3-1-1 at 0.93: unreported from the decoder's
     # search of 2026-11-23 (28 -> 27 found, 25 -> 21 wrong corners), reported again since it
     # also renumbers both points of a tile side together (27 -> 28 found, 21 -> 23 wrong)).
-    image = load_image(FIXTURES / "far_board.jpg")
-    truth = json.loads((FIXTURES / "far_board.json").read_text())
+    image, truth = _fixture("far_board")
     reading = reader.read(image)
     row = compare(truth, reading.to_dict())
     assert (row["tiles"], row["found"], row["extra"], row["misplaced"]) == (29, 28, 0, 0)
@@ -263,8 +267,7 @@ def test_a_close_ups_backs_are_taken_from_the_look_from_farther(reader, monkeypa
     # A studio close-up (test photo 2000023 with --closer 3, shrunk to 960x720: black tiles
     # about 97 pixels a side). The first look reads the board best; the two backs at the foot of
     # the photo it finds only in parts, while the look from farther finds them whole.
-    image = load_image(FIXTURES / "close_up_with_backs.jpg")
-    truth = json.loads((FIXTURES / "close_up_with_backs.json").read_text())
+    image, truth = _fixture("close_up_with_backs")
     row = compare(truth, reader.read(image).to_dict())
     assert (row["found"], row["extra"], row["wrong_corners"]) == (17, 0, 0)
     assert (row["face_down"], row["face_down_found"], row["face_down_extra"]) == (2, 2, 0)
@@ -277,8 +280,7 @@ def test_tiles_that_show_well_from_twice_as_far_are_looked_at_from_there(reader,
     # pixels a side, 53 degrees off vertical, seven backs). The finder outlines them short (read
     # under 90 pixels), so only the 60-pixel bar sends it farther, where the board reads whole
     # and six of the seven backs are found.
-    image = load_image(FIXTURES / "close_up_small_board.jpg")
-    truth = json.loads((FIXTURES / "close_up_small_board.json").read_text())
+    image, truth = _fixture("close_up_small_board")
     reading = reader.read(image)
     row = compare(truth, reading.to_dict())
     assert (row["found"], row["extra"], row["wrong_corners"], row["misplaced"]) == (3, 0, 0, 0)
