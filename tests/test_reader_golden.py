@@ -120,9 +120,9 @@ def test_the_second_tile_of_a_game_on_a_checked_cloth_joins_the_first(reader):
     # on a checked cloth whose squares the finder outlines as small triangles (most of its
     # outlines). Their median side was too small for the two tiles' corners to meet, so both
     # stayed loose and nothing was scored; the tiles read show the set's size instead.
-    truth = json.loads((FIXTURES / "opening_on_checks.json").read_text())
+    image, truth = _fixture("opening_on_checks")
     before = reader.read(load_image(FIXTURES / "opening_on_checks_before.jpg"))
-    after = reader.read(load_image(FIXTURES / "opening_on_checks.jpg"), previous=before)
+    after = reader.read(image, previous=before)
     row = compare(truth, {**after.to_dict(), "previous": True})
     assert (row["found"], row["extra"], row["wrong_corners"], row["misplaced"]) == (2, 0, 0, 0)
     assert row["score_right"] == 1
@@ -130,9 +130,9 @@ def test_the_second_tile_of_a_game_on_a_checked_cloth_joins_the_first(reader):
 
 def _placement_right(reader, name: str) -> int:
     """Whether the reader, given the earlier photo of a fixture pair, scores the tile added as the truth has it."""
-    truth = json.loads((FIXTURES / f"{name}.json").read_text())
+    image, truth = _fixture(name)
     earlier = load_image(FIXTURES / f"{name}_before.jpg")
-    after = reader.read(load_image(FIXTURES / f"{name}.jpg"), previous=reader.read(earlier), previous_image=earlier)
+    after = reader.read(image, previous=reader.read(earlier), previous_image=earlier)
     return compare(truth, {**after.to_dict(), "previous": True})["score_right"]
 
 
@@ -250,8 +250,7 @@ def test_a_steep_phone_photo_whose_first_look_reads_nothing_is_looked_at_again_n
     # board cut out and the rest of the table filled by stretching its edges. Shrunk to the
     # working size (a sixth), its tiles are 13 pixels a side, squashed to half that by the tilt,
     # and merge; the first look joins none. Shrunk to 1920 pixels only, the board is found.
-    truth = json.loads((FIXTURES / "steep_phone_board.json").read_text())
-    crop = load_image(FIXTURES / "steep_phone_board.jpg")
+    crop, truth = _fixture("steep_phone_board")
     left, top = truth["image"]["cut_at"]
     right, bottom = truth["image"]["width"] - left - crop.shape[1], truth["image"]["height"] - top - crop.shape[0]
     image = cv2.copyMakeBorder(crop, top, bottom, left, right, cv2.BORDER_REPLICATE)
