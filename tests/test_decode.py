@@ -1,16 +1,32 @@
 """The constraint decoder, fed synthetic corner probabilities (no images)."""
 
 import itertools
+import math
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from engine.board import Board
 from engine.lattice import LatticeMap, cell_corners
+from engine.rules import get_rules
 from engine.simulate import random_board
 from engine.tiles import canonical
-from vision.decode import DEFAULT_PENALTY, _Chosen, _index, _readings, _Sharers, _sharing, decode, place_known
+from vision.decode import (
+    DEFAULT_PENALTY,
+    DecodedTile,
+    _Chosen,
+    _evidence_bound,
+    _index,
+    _readings,
+    _Sharers,
+    _sharing,
+    decode,
+    decode_in_either_set,
+    place_known,
+    set_evidence,
+)
 
 
 def confident(readings, sure=0.97):
@@ -100,6 +116,68 @@ def test_unreadable_corner_is_filled_in_by_the_board():
 def test_large_set_numbers():
     decoded = decode(confident([(6, 6, 6), (2, 4, 6)]), [None, None], max_number=6)
     assert numbers(decoded) == [(6, 6, 6), (2, 4, 6)]
+
+
+def _large_board(seed, tiles):
+    board = random_board(seed, tiles, replace(get_rules("pressman-us"), max_number=6))
+    return [p.cell for p in board.placements], [p.corners for p in board.placements]
+
+
+def test_a_large_set_is_seen_in_many_unsure_sixes():
+    # Small tiles: every 6 is read at 0.6, none surely; a 6 that no set of 0..5 holds still
+    # outweighs the large set's lower odds of any one tile.
+    cells, truth = _large_board(3, 30)
+    probs = confident(truth)
+    sixes = np.array(truth) == 6
+    assert sixes.sum() >= 8
+    probs[sixes] = 0.4 / 7
+    probs[..., 6][sixes] = 0.6
+    decoded, max_number = decode_in_either_set(probs, cells)
+    assert max_number == 6 and numbers(decoded) == truth
+    assert (probs[..., 6] < 0.9).all()  # no 6 read surely
+
+
+def test_one_misread_six_does_not_make_the_set_large():
+    board = random_board(9, 30)
+    truth = [p.corners for p in board.placements]
+    probs = confident(truth)
+    probs[5, 0] = 0.05 / 7
+    probs[5, 0, 6] = 0.95  # read surely, and wrongly; its neighbours show the truth
+    decoded, max_number = decode_in_either_set(probs, [p.cell for p in board.placements])
+    assert max_number == 5 and numbers(decoded) == truth
+
+
+def test_a_set_named_is_the_one_decoded():
+    cells, truth = _large_board(3, 10)
+    _, max_number = decode_in_either_set(confident(truth), cells, max_numbers=(5,))
+    assert max_number == 5
+    assert decode_in_either_set(np.zeros((0, 3, 8)), []) == ([], 5)
+
+
+def test_set_evidence_weighs_the_set_size_and_broken_constraints():
+    truth = [p.corners for p in random_board(5, 5).placements]
+    probs, loose = confident(truth), [None] * len(truth)
+    standard, large = (set_evidence(probs, loose, decode(probs, loose, m), m) for m in (5, 6))
+    assert standard - large == pytest.approx(len(truth) * math.log(84 / 56))
+    probs = confident([(1, 2, 5), (1, 2, 5)])
+    shown = DecodedTile(None, (1, 2, 5), (1.0, 1.0, 1.0), True, False)
+    twice = set_evidence(probs, [None, None], [shown, shown], 5)
+    once = set_evidence(probs, [None, None], [shown, replace(shown, numbers=(1, 2, 4))], 5)
+    thin = 0.03 / 7  # "no number" too, spread over the seven numbers
+    assert twice - once == pytest.approx(math.log((0.97 + thin / 7) / (thin + thin / 7)) - DEFAULT_PENALTY)
+
+
+def test_no_board_beats_the_evidence_bound():
+    # What lets a set go undecoded: its bound is never below the evidence of a board decoded in it.
+    rng = np.random.default_rng(0)
+    for seed in range(6):
+        cells, truth = _large_board(seed, 20)
+        cells[-3:] = [None] * 3  # loose tiles too
+        noise = rng.dirichlet(np.full(8, 0.3), size=(len(truth), 3))
+        probs = 0.5 * confident(truth, sure=0.9) + 0.5 * noise
+        for max_number in (5, 6):
+            evidence = set_evidence(probs, cells, decode(probs, cells, max_number), max_number)
+            assert _evidence_bound(probs, cells, max_number) >= evidence
 
 
 def test_bad_shapes():

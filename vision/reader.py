@@ -28,12 +28,12 @@ from engine.board import Board, PlacedTile, edge_components, validate_board
 from engine.lattice import Cell, LatticeMap, cell_corners, edge_neighbours, point_xy
 from engine.rules import DEFAULT_PRESET, Rules, get_rules
 from engine.scoring import PlacementResult, judge_placement
-from engine.tiles import LARGE_MAX, Tile
+from engine.tiles import LARGE_MAX, STANDARD_MAX, Tile
 from models.classes import NO_NUMBER
 from models.classifier import DEFAULT_MODEL, CornerClassifier
 from models.finder_data import READ_LONG_SIDE
 from vision.crops import corner_crops, to_colour, to_grey
-from vision.decode import UNSURE_BELOW, decode, place_known
+from vision.decode import UNSURE_BELOW, decode_in_either_set, place_known
 from vision.find import (
     DEFAULT_FINDER,
     ZOOM_TO_SIDE,
@@ -584,20 +584,17 @@ def read_numbers(
     hints: dict[Cell, tuple[int, int, int]] | None = None,
 ) -> tuple[list[ReadTile], int]:
     """Face-up tiles read from their (N, 3, 8) corner probabilities with the game's constraints,
-    and the highest number of the set in play: 6 when a corner reads a 6 surely or a tile
-    ``expected`` or hinted in a cell shows one (the large set is on the table), else the rule
-    preset's. ``hints``: tiles placed from an unsure reading (``vision.decode``)."""
-    max_number = rules.max_number
-    if len(probabilities) and (probabilities[:, :, LARGE_MAX] > 0.9).any():
-        max_number = LARGE_MAX
+    and the highest number of the set in play: the rule preset's if it names the large set, or
+    a tile ``expected`` or hinted in a cell shows a 6; else whichever set reads likelier
+    (``vision.decode.decode_in_either_set``). ``hints``: tiles placed from an unsure reading."""
     given = {**(expected or {}), **(hints or {})}
-    if given and max(max(numbers) for numbers in given.values()) >= LARGE_MAX:
-        max_number = LARGE_MAX
+    large_known = rules.max_number == LARGE_MAX or any(max(numbers) >= LARGE_MAX for numbers in given.values())
+    sets = (LARGE_MAX,) if large_known else (STANDARD_MAX, LARGE_MAX)
 
     def by_tile(numbers: dict[Cell, tuple[int, int, int]] | None) -> list | None:
         return [numbers.get(cell) if cell is not None else None for cell in cells] if numbers else None
 
-    decoded = decode(probabilities, cells, max_number, expected=by_tile(expected), hints=by_tile(hints))
+    decoded, max_number = decode_in_either_set(probabilities, cells, sets, by_tile(expected), by_tile(hints))
     tiles = [ReadTile(d.cell, c, d.numbers, d.confidences, d.in_set, d.ambiguous) for d, c in zip(decoded, corners)]
     return tiles, max_number
 
