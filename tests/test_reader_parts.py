@@ -26,6 +26,7 @@ from vision.find import (
 from vision.lattice import fit_board, fit_lattice
 from vision.reader import (
     _a_found_tile_across,
+    _beside_the_board,
     _blank_apart,
     _chroma,
     _coloured_like,
@@ -463,6 +464,16 @@ def test_a_loose_tile_read_unsurely_is_left_unread_but_a_board_tile_never_is():
     assert _readable(tile(None, 0.6))
     assert not _readable(tile(None, 0.3))
     assert _readable(tile((0, 0), 0.3))
+
+
+def test_a_loose_tile_centred_inside_a_board_tile_is_a_fragment_of_it():
+    def tile(cell, centre, side=40.0) -> ReadTile:
+        return ReadTile(cell, _triangle(centre, side), (1, 2, 3), (1.0, 1.0, 1.0), True, False)
+
+    board = [tile((0, 0), (100, 100)), tile((1, 0), (300, 100))]
+    fragment, apart = tile(None, (104, 98), side=25.0), tile(None, (200, 300))
+    assert _beside_the_board([*board, fragment, apart]) == [*board, apart]
+    assert _beside_the_board([fragment, apart]) == [fragment, apart]  # no board: nothing to be a part of
 
 
 class _StandInFinder(TileFinder):

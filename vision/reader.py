@@ -327,6 +327,7 @@ class Reader:
             up_corners = np.concatenate([up_corners, found_corners])
             up_probabilities = np.concatenate([up_probabilities, found_probabilities])
             read, max_number = read_numbers(up_probabilities, up_corners, up_cells, rules, expected, hints)
+        read = _beside_the_board(read)
         readable = [_readable(t) for t in read]
         tiles = tuple(t for t, ok in zip(read, readable) if ok)
         unread = tuple(t.corners for t, ok in zip(read, readable) if not ok)
@@ -633,6 +634,17 @@ def _known_here(
             return sure, hints
     placed = place_known([(p.cell, p.corners) for p in known.sure.placements], probabilities, cells)
     return placed_by(placed[0]) if placed else nothing
+
+
+def _beside_the_board(tiles: list[ReadTile]) -> list[ReadTile]:
+    """The tiles read but loose ones centred inside a board tile: a fragment of it found twice
+    over (tiles lie side by side, not on top of each other), whose reading is no tile's."""
+    board = _outlines_of([t for t in tiles if t.cell is not None])
+    loose = [t.cell is None for t in tiles]
+    if not len(board) or not any(loose):
+        return tiles
+    centred_inside = inside(np.array([t.corners.mean(0) for t in tiles]), board).any(1)
+    return [t for t, apart, within in zip(tiles, loose, centred_inside) if not (apart and within)]
 
 
 def _readable(tile: ReadTile) -> bool:
