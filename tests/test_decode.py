@@ -20,13 +20,14 @@ from vision.decode import (
     _evidence_bound,
     _index,
     _readings,
+    _set_evidence,
     _Sharers,
     _sharing,
     decode,
     decode_in_either_set,
     place_known,
-    set_evidence,
 )
+from vision.reader import read_numbers
 
 
 def confident(readings, sure=0.97):
@@ -123,15 +124,26 @@ def _large_board(seed, tiles):
     return [p.cell for p in board.placements], [p.corners for p in board.placements]
 
 
+def _sixes_unsure(truth):
+    """``confident`` probabilities but every 6 read at 0.6, none surely: small tiles."""
+    probs = confident(truth)
+    sixes = np.array(truth) == 6
+    probs[sixes] = 0.4 / 7
+    probs[..., 6][sixes] = 0.6
+    return probs
+
+
+def _points(cells):
+    """Each lattice point's (tile, corner) sharers."""
+    return list(_sharing(cells)[0].values())
+
+
 def test_a_large_set_is_seen_in_many_unsure_sixes():
     # Small tiles: every 6 is read at 0.6, none surely; a 6 that no set of 0..5 holds still
     # outweighs the large set's lower odds of any one tile.
     cells, truth = _large_board(3, 30)
-    probs = confident(truth)
-    sixes = np.array(truth) == 6
-    assert sixes.sum() >= 8
-    probs[sixes] = 0.4 / 7
-    probs[..., 6][sixes] = 0.6
+    assert (np.array(truth) == 6).sum() >= 8
+    probs = _sixes_unsure(truth)
     decoded, max_number = decode_in_either_set(probs, cells)
     assert max_number == 6 and numbers(decoded) == truth
     assert (probs[..., 6] < 0.9).all()  # no 6 read surely
@@ -157,12 +169,12 @@ def test_a_set_named_is_the_one_decoded():
 def test_set_evidence_weighs_the_set_size_and_broken_constraints():
     truth = [p.corners for p in random_board(5, 5).placements]
     probs, loose = confident(truth), [None] * len(truth)
-    standard, large = (set_evidence(probs, loose, decode(probs, loose, m), m) for m in (5, 6))
+    standard, large = (_set_evidence(probs, [], decode(probs, loose, m), m) for m in (5, 6))
     assert standard - large == pytest.approx(len(truth) * math.log(84 / 56))
     probs = confident([(1, 2, 5), (1, 2, 5)])
     shown = DecodedTile(None, (1, 2, 5), (1.0, 1.0, 1.0), True, False)
-    twice = set_evidence(probs, [None, None], [shown, shown], 5)
-    once = set_evidence(probs, [None, None], [shown, replace(shown, numbers=(1, 2, 4))], 5)
+    twice = _set_evidence(probs, [], [shown, shown], 5)
+    once = _set_evidence(probs, [], [shown, replace(shown, numbers=(1, 2, 4))], 5)
     thin = 0.03 / 7  # "no number" too, spread over the seven numbers
     assert twice - once == pytest.approx(math.log((0.97 + thin / 7) / (thin + thin / 7)) - DEFAULT_PENALTY)
 
@@ -176,8 +188,20 @@ def test_no_board_beats_the_evidence_bound():
         noise = rng.dirichlet(np.full(8, 0.3), size=(len(truth), 3))
         probs = 0.5 * confident(truth, sure=0.9) + 0.5 * noise
         for max_number in (5, 6):
-            evidence = set_evidence(probs, cells, decode(probs, cells, max_number), max_number)
-            assert _evidence_bound(probs, cells, max_number) >= evidence
+            evidence = _set_evidence(probs, _points(cells), decode(probs, cells, max_number), max_number)
+            assert _evidence_bound(probs, _Sharers.of(_points(cells)), max_number) >= evidence
+
+
+def test_the_set_in_play_is_named_by_the_rules_or_a_known_six_else_read():
+    rules = get_rules("pressman-us")
+    cells, truth = _large_board(3, 20)
+    outlines = np.array([[[50.0 * k, 100], [50.0 * k + 40, 100], [50.0 * k + 20, 135]] for k in range(len(cells))])
+    tiles, max_number = read_numbers(_sixes_unsure(truth), outlines, cells, rules)
+    assert max_number == 6 and [t.numbers for t in tiles] == truth
+    standard = [p.corners for p in random_board(4, 20).placements]
+    assert read_numbers(confident(standard), outlines, cells, rules)[1] == 5
+    assert read_numbers(confident(standard), outlines, cells, replace(rules, max_number=6))[1] == 6
+    assert read_numbers(confident(standard), outlines, cells, rules, hints={cells[0]: (1, 1, 6)})[1] == 6
 
 
 def test_bad_shapes():

@@ -1,7 +1,5 @@
 """Reader stages without the finder model: cores to outlines, and the tile added between photos."""
 
-from dataclasses import replace
-
 import cv2
 import numpy as np
 import pytest
@@ -39,7 +37,6 @@ from vision.reader import (
     changed_alone,
     frame_map,
     last_placement,
-    read_numbers,
     seen_small,
 )
 from vision.records import ReadTile
@@ -633,28 +630,3 @@ def test_a_core_across_cells_is_a_found_tile_of_their_size_not_of_several():
     assert _a_found_tile_across(cell, cell + (8, 5)).tolist() == [True]  # a loose tile lying across
     assert _a_found_tile_across(cell, _triangle((110, 105), 90)[None]).tolist() == [False]  # cores run together
     assert _a_found_tile_across(cell, cell + (200, 0)).tolist() == [False]  # elsewhere
-
-
-def _read_as(readings, sure=0.97):
-    """Corner probabilities favouring each given number with ``sure``, the rest spread thin."""
-    probabilities = np.full((len(readings), 3, 8), (1 - sure) / 7)
-    for t, reading in enumerate(readings):
-        probabilities[t, range(3), reading] = sure
-    return probabilities
-
-
-def test_the_set_in_play_is_named_by_the_rules_or_a_known_six_else_read():
-    rules = get_rules("pressman-us")
-    large = random_board(3, 20, replace(rules, max_number=6))
-    cells, truth = [p.cell for p in large.placements], [p.corners for p in large.placements]
-    outlines = np.array([_triangle((50 * k, 100), 40) for k in range(len(cells))])
-    unsure = _read_as(truth)
-    sixes = np.array(truth) == 6
-    unsure[sixes] = 0.4 / 7
-    unsure[..., 6][sixes] = 0.6  # small tiles: many 6s, none read surely
-    tiles, max_number = read_numbers(unsure, outlines, cells, rules)
-    assert max_number == 6 and [t.numbers for t in tiles] == truth
-    standard = [p.corners for p in random_board(4, 20).placements]
-    assert read_numbers(_read_as(standard), outlines, cells, rules)[1] == 5
-    assert read_numbers(_read_as(standard), outlines, cells, replace(rules, max_number=6))[1] == 6
-    assert read_numbers(_read_as(standard), outlines, cells, rules, hints={cells[0]: (1, 1, 6)})[1] == 6

@@ -257,56 +257,57 @@ def decode_in_either_set(
 ) -> tuple[list[DecodedTile], int]:
     """``decode`` for the set in play, when it may be any of those numbered 0..each of
     ``max_numbers``: the tiles decoded in the set whose best reading is likeliest
-    (``set_evidence``), and that set's highest number. Small tiles' 6s are seldom read surely,
+    (``_set_evidence``), and that set's highest number. Small tiles' 6s are seldom read surely,
     yet a large set's board shows many of them unsurely; one misread corner must not make a
     standard set large. The set that could read likeliest is decoded first, and another only
     where even its likeliest corners could beat that."""
     if not max_numbers:
         raise ValueError("max_numbers names no set")
-    bounds = {max_number: _evidence_bound(probabilities, cells, max_number) for max_number in max_numbers}
+    points = list(_sharing(cells)[0].values())  # each lattice point's (tile, corner) sharers
+    table = _Sharers.of(points)
+    bounds = {max_number: _evidence_bound(probabilities, table, max_number) for max_number in max_numbers}
     best: tuple[float, list[DecodedTile], int] | None = None
     for max_number in sorted(bounds, key=bounds.__getitem__, reverse=True):
         if best is not None and bounds[max_number] <= best[0]:
             break
         decoded = decode(probabilities, cells, max_number, expected=expected, hints=hints)
-        evidence = set_evidence(probabilities, cells, decoded, max_number)
+        evidence = _set_evidence(probabilities, points, decoded, max_number)
         if best is None or evidence > best[0]:
             best = (evidence, decoded, max_number)
     return best[1], best[2]
 
 
-def set_evidence(
+def _set_evidence(
     probabilities: np.ndarray,
-    cells: Sequence[Cell | None],
+    points: Sequence[list[tuple[int, int]]],
     decoded: Sequence[DecodedTile],
     max_number: int,
 ) -> float:
-    """The log-probability of a decoded board in the set numbered 0..``max_number``: the
-    classifier's probability of every number read ("no number" spread over all seven), less
-    the penalty for each broken constraint (``decode``'s), and each tile one of the set's (a
-    tile of 84 is less likely than a tile of 56: the larger set must earn its 6s)."""
+    """The log-probability of a decoded board (each lattice point's sharers: ``points``) in the
+    set numbered 0..``max_number``: the classifier's probability of every number read ("no
+    number" spread over all seven), less the penalty for each broken constraint (``decode``'s),
+    and each tile one of the set's (a tile of 84 is less likely than a tile of 56: the larger set
+    must earn its 6s)."""
     if not len(decoded):
         return 0.0
     numbers = np.array([tile.numbers for tile in decoded])
     shown = np.take_along_axis(_any_number(probabilities), numbers[..., None], 2)
     foreign = sum(not tile.in_set for tile in decoded)
     repeats = len(decoded) - foreign - len({canonical(tile.numbers) for tile in decoded if tile.in_set})
-    at_point, _ = _sharing(cells)
     disagreeing = sum(
-        _disagreeing_pairs(numbers[[t for t, _ in sharers], [i for _, i in sharers]]) for sharers in at_point.values()
+        _disagreeing_pairs(numbers[[t for t, _ in sharers], [i for _, i in sharers]]) for sharers in points
     )
     broken = foreign + repeats + disagreeing
     likelihood = float(np.log(np.clip(shown, 1e-12, 1.0)).sum())
     return likelihood - DEFAULT_PENALTY * broken - len(decoded) * _log_set_size(max_number)
 
 
-def _evidence_bound(probabilities: np.ndarray, cells: Sequence[Cell | None], max_number: int) -> float:
-    """The most ``set_evidence`` could be for any board decoded in the set numbered
-    0..``max_number``, no tile foreign or repeated: each lattice point showing its likeliest
-    number to all its corners, or each corner its own likeliest at the cost of the fewest
-    disagreeing pairs (one per corner but one); a loose tile's corners their likeliest."""
+def _evidence_bound(probabilities: np.ndarray, points: _Sharers, max_number: int) -> float:
+    """The most ``_set_evidence`` could be for any board (its lattice ``points``) decoded in
+    the set numbered 0..``max_number``, no tile foreign or repeated: each lattice point showing
+    its likeliest number to all its corners, or each corner its own likeliest at the cost of the
+    fewest disagreeing pairs (one per corner but one); a loose tile's corners their likeliest."""
     log_p = np.log(np.clip(_any_number(probabilities)[:, :, : max_number + 1], 1e-12, 1.0))
-    points = _Sharers.of(list(_sharing(cells)[0].values()))
     here = np.where(points.real[..., None], log_p[points.tile, points.corner], 0.0)  # (points, sharers, numbers)
     disagreeing = points.real.sum(1) - 1
     bound = np.maximum(here.sum(1).max(1), here.max(2).sum(1) - DEFAULT_PENALTY * disagreeing).sum()
