@@ -25,6 +25,7 @@ from vision.lattice import fit_board, fit_lattice
 from vision.reader import (
     _a_found_tile_across,
     _beside_the_board,
+    _best_look,
     _blank_apart,
     _chroma,
     _coloured_like,
@@ -575,6 +576,14 @@ def test_a_look_is_taken_for_too_close_when_it_reads_parts_of_tiles_or_tiles_too
     assert sight(20, 0, 0, side=2 * ZOOM_TO_SIDE + 1).too_close
     assert not sight(20, 0, 0, side=2 * ZOOM_TO_SIDE - 1).too_close
     assert sight(3, 0, 2).found == (3, 3)
+
+    # The look that joins and reads the most wins; of looks finding as much, one showing the
+    # tiles at the size the finder outlines best, else the first.
+    near, far, farther = (sight(20, 0, 0, side=side) for side in (120.0, 40.0, 13.0))
+    assert _best_look([near, far, farther]) is far
+    assert _best_look([far, farther]) is far and _best_look([farther, far]) is far
+    assert _best_look([near, sight(19, 0, 0)]) is near
+    assert _best_look([far, sight(20, 0, 0)]) is far
 
 
 def test_backs_must_have_the_colour_of_the_tiles_read():

@@ -119,6 +119,13 @@ class _Sight:
         return fragmented or self.tile_side > FARTHER_ABOVE_SIDE
 
     @property
+    def seen_at_ease(self) -> bool:
+        """Whether the tiles read show at the size the finder outlines best: not below
+        ``FAR_TILE_SIDE`` (small tiles it finds poorly) nor above ``FARTHER_ABOVE_SIDE`` (large
+        tiles it outlines roughly)."""
+        return FAR_TILE_SIDE <= self.tile_side <= FARTHER_ABOVE_SIDE
+
+    @property
     def found(self) -> tuple[int, int]:
         """How much this look found, to compare looks: tiles joined on the board, then all read."""
         return sum(t.cell is not None for t in self.tiles), len(self.tiles)
@@ -187,8 +194,7 @@ class Reader:
         # A close-up: the finder, shown tiles larger than it learnt, outlines them roughly (they
         # fail to join into a board) or takes their numbers and pips for tiles that then read as
         # backs or not at all. Seen from farther (the photo shrunk more), such tiles come out the
-        # size it knows. The look that joins the most tiles into the board wins, then the one
-        # that reads the most; the first one on a tie.
+        # size it knows. The look that joins the most tiles into the board wins (``_best_look``).
         # Small tiles, the other way: the finder's closer look, which never enlarges the photo
         # and brings tiles to about 30 pixels at most, still shows them too small to find well
         # (a board far away, a small photo, or a large one whose closer look is bounded by its
@@ -207,7 +213,7 @@ class Reader:
         if not first.found[0] and first_look.scale <= NEARER_BELOW_SCALE:
             nearer = self.finder.first_look(image, NEARER_WORKING_SIZE)
             sights.append(self._see(image, rules, nearer, lap, game))
-        sight = max(sights, key=lambda s: s.found)
+        sight = _best_look(sights)
         tiles, unread, max_number = sight.tiles, sight.unread, sight.max_number
         face_down = _backs_from_farther(sight, sights[1:])
         rules_used = replace(rules, max_number=max_number)
@@ -451,6 +457,13 @@ class Reader:
         )
         keep = np.nonzero(reads_numbers | shows_a_core)[0]
         return [candidates[k] for k in keep], triangles[keep], probabilities[keep]
+
+
+def _best_look(sights: Sequence[_Sight]) -> _Sight:
+    """The look that joins the most tiles into the board, then reads the most; on a tie, one
+    that shows the tiles at the size the finder outlines best (``seen_at_ease``: a corner cut
+    from a rough outline of a large tile can be misread), then the first."""
+    return max(sights, key=lambda s: (s.found, s.seen_at_ease))
 
 
 def _a_found_tile_across(cells: np.ndarray, outlines: np.ndarray) -> np.ndarray:
