@@ -274,6 +274,17 @@ def test_a_close_ups_backs_are_taken_from_the_look_from_farther(reader, monkeypa
     assert compare(truth, reader.read(image).to_dict())["face_down_found"] == 0
 
 
+def test_backs_far_from_a_small_board_are_sized_by_its_tiles(reader):
+    # A photo from the second renderer (``datasets sketch``, test split 2000014, 1280x960: nine
+    # cream tiles about 59 pixels a side, 37 degrees off vertical, three backs in a far corner).
+    # The plane fitted to the small board's corners put tiles there at 30-34 pixels, and two of
+    # the backs, 48-53, were dropped as too large to be tiles there.
+    image, truth = _fixture("backs_far_from_board")
+    row = compare(truth, reader.read(image).to_dict())
+    assert (row["found"], row["extra"], row["wrong_corners"], row["misplaced"]) == (9, 0, 0, 0)
+    assert (row["face_down"], row["face_down_found"], row["face_down_extra"]) == (3, 3, 0)
+
+
 def test_tiles_that_show_well_from_twice_as_far_are_looked_at_from_there(reader, monkeypatch):
     # A studio close-up (test photo 2000026 with --closer 3, 640x480: three ivory tiles about 84
     # pixels a side, 53 degrees off vertical, seven backs). The finder outlines them short (read

@@ -1,5 +1,7 @@
 """Reader stages without the finder model: cores to outlines, and the tile added between photos."""
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -384,6 +386,24 @@ def test_backs_and_unread_outlines_must_look_like_tiles_beside_the_tiles_read():
     lone_fit = fit_lattice(np.concatenate([loose, np.array(few_backs)]))
     assert _like_the_read_tiles(few_backs, loose, lone_fit) == few_backs[:1]
     assert _like_the_read_tiles(few_backs, loose[:0], lone_fit) == few_backs  # nothing read: nothing to go by
+
+
+def test_backs_are_sized_within_the_board_tiles_sizes_whatever_its_plane_says_far_away():
+    # A plane misfitted to a few rough corners: it sizes the board's own tiles about right but
+    # shrinks tiles fast towards the photo's top. A back there, the board tiles' size, is kept;
+    # an outline to read there is still sized by the plane (bounding it too admitted numbers'
+    # fragments beside steep boards as extra tiles).
+    side = 40.0
+    read = np.array(_photographed_board(side))
+    back = _triangle((400, 40), side)
+    fit = fit_lattice(np.concatenate([read, back[None]]))
+    tilt = np.array([[1, 0, 0], [0, 1, 0], [0, -0.08, 1]])  # up the plane, farther away
+    wild = replace(fit, homography=fit.homography @ tilt)
+    assert np.abs(wild.sides_at(read.mean(1)) / side - 1).max() < 0.25
+    assert wild.sides_at(back.mean(0)[None])[0] < side / 2
+    assert _like_the_read_tiles((back,), read, wild) == (back,)
+    assert not _sized_like_the_board(np.concatenate([read, back[None]]), wild)[-1]
+    assert _like_the_read_tiles((back,), read, fit) == (back,)  # a true plane keeps it too
 
 
 def test_one_back_broken_into_fragments_is_one_back():

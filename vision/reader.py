@@ -714,7 +714,7 @@ def _like_the_read_tiles(outlines: tuple[np.ndarray, ...], read: np.ndarray, fit
     candidates = np.array(outlines)
     centres = candidates.mean(1)
     keep = ~inside(centres, read).any(1)
-    expected = _board_sides(candidates, fit)
+    expected = _board_sides(candidates, fit, within_its_tiles=True)
     if expected is None and len(read) >= SIZING_READ_TILES:
         expected = np.median(edge_lengths(read).mean(1))
     if expected is not None:
@@ -810,10 +810,21 @@ def _sized_like_the_board(outlines: np.ndarray, fit: LatticeFit) -> np.ndarray:
     return fit.on_board | _about_the_size(outlines, expected, SIZE_TOLERANCE)
 
 
-def _board_sides(outlines: np.ndarray, fit: LatticeFit) -> np.ndarray | None:
+def _board_sides(outlines: np.ndarray, fit: LatticeFit, within_its_tiles: bool = False) -> np.ndarray | None:
     """The side a tile would show where each outline lies, by the board's plane; None without
-    a board large enough to show it."""
-    return fit.sides_at(outlines.mean(1)) if _shows_its_plane(fit) else None
+    a board large enough to show it. ``within_its_tiles``: no smaller than the board's smallest
+    tile nor larger than its largest. The plane's change of scale is fitted to a few rough
+    corners, and far from the board it can run wild either way (test views as phone photos:
+    backs 128-148 pixels a side put at 196-273, in another 89-120 at 54-84). The bound serves
+    backs and unread outlines, which nothing is read from, not the outlines to read: there it
+    admitted the numbers' fragments beside a steep board, read as extra tiles."""
+    if not _shows_its_plane(fit):
+        return None
+    sides = fit.sides_at(outlines.mean(1))
+    if within_its_tiles and sides is not None:
+        board = edge_lengths(fit.corners[fit.on_board]).mean(1)
+        sides = np.clip(sides, board.min(), board.max())
+    return sides
 
 
 def _shows_its_plane(fit: LatticeFit) -> bool:
