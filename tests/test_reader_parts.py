@@ -26,6 +26,7 @@ from vision.find import (
 from vision.lattice import fit_board, fit_lattice
 from vision.reader import (
     _a_found_tile_across,
+    _back_sized,
     _beside_the_board,
     _best_look,
     _blank_apart,
@@ -404,6 +405,16 @@ def test_backs_are_sized_within_the_board_tiles_sizes_whatever_its_plane_says_fa
     assert _like_the_read_tiles((back,), read, wild) == (back,)
     assert not _sized_like_the_board(np.concatenate([read, back[None]]), wild)[-1]
     assert _like_the_read_tiles((back,), read, fit) == (back,)  # a true plane keeps it too
+
+
+def test_outlines_set_aside_by_size_are_kept_as_possible_backs_only_when_a_backs_size():
+    side = 40.0
+    on_board = np.array(_photographed_board(side))
+    aside = np.array([_triangle((80, 80), side), _triangle((700, 80), 8), _triangle((80, 500), 3 * side, 1.0)])
+    kept = _back_sized(aside, fit_lattice(on_board))
+    assert len(kept) == 1 and np.array_equal(kept[0], aside[0])
+    assert len(_back_sized(aside, fit_lattice(on_board[:3]))) == 0  # no plane to size them by
+    assert len(_back_sized(aside[:0], fit_lattice(on_board))) == 0
 
 
 def test_one_back_broken_into_fragments_is_one_back():

@@ -297,17 +297,21 @@ class Reader:
     ) -> _Sight:
         """The finder's outlines read: fit the lattice, classify the corners, complete the
         board, set backs apart and decode; with a ``known`` board matched to the tiles read,
-        decode again expecting its tiles."""
+        decode again expecting its tiles. Outlines the board's plane finds the wrong size to
+        read are classified only as backs (``_back_sized``)."""
         fit = fit_board(outlines)
         sized = _sized_like_the_board(outlines, fit)
+        set_aside = outlines[~sized]
         if not sized.all():  # fit again: specks of table pattern had set the median tile side
             outlines = outlines[sized]
             fit = fit_board(outlines)
+        set_aside = _back_sized(set_aside, fit)
         ordered = fit.corners
         lap("lattice")
-        crops = corner_crops(image, ordered)
+        crops = corner_crops(image, np.concatenate([ordered, set_aside]))
         lap("crops")
         probabilities = self.classifier.predict(crops).reshape(-1, 3, NO_NUMBER + 1)
+        probabilities, aside_probabilities = probabilities[: len(ordered)], probabilities[len(ordered) :]
         lap("classify")
         cells = list(fit.cells)
         for _ in range(COMPLETION_ROUNDS):
@@ -324,6 +328,7 @@ class Reader:
         down = _face_down(unlike_numbers, blank)
         face_up = np.nonzero(~down)[0]
         face_down = tuple(outlines[i] for i in np.nonzero(down)[0])
+        face_down += tuple(set_aside[_unlike_numbers(aside_probabilities)])
         up_probabilities, up_corners, up_cells = probabilities[face_up], ordered[face_up], [cells[i] for i in face_up]
         read, max_number = read_numbers(up_probabilities, up_corners, up_cells, rules)
         expected, hints = _known_here(known, read, up_probabilities, up_cells)
@@ -808,6 +813,16 @@ def _sized_like_the_board(outlines: np.ndarray, fit: LatticeFit) -> np.ndarray:
     if expected is None:
         return np.ones(len(outlines), bool)
     return fit.on_board | _about_the_size(outlines, expected, SIZE_TOLERANCE)
+
+
+def _back_sized(outlines: np.ndarray, fit: LatticeFit) -> np.ndarray:
+    """Of the outlines the board's plane finds the wrong size to read, those the size of a back
+    there (``_board_sides`` within its tiles' sizes): a back they may be, when no corner shows a
+    number."""
+    expected = _board_sides(outlines, fit, within_its_tiles=True) if len(outlines) else None
+    if expected is None:
+        return outlines[:0]
+    return outlines[_about_the_size(outlines, expected, BACK_SIZE_TOLERANCE)]
 
 
 def _board_sides(outlines: np.ndarray, fit: LatticeFit, within_its_tiles: bool = False) -> np.ndarray | None:
