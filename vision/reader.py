@@ -709,19 +709,16 @@ def _face_down(unlike_numbers: np.ndarray, blank_apart: np.ndarray) -> np.ndarra
 def _like_the_read_tiles(outlines: tuple[np.ndarray, ...], read: np.ndarray, fit: LatticeFit) -> tuple[np.ndarray, ...]:
     """The outlines (backs, unread tiles) that could be tiles beside the tiles read: not centred
     inside a read tile (a fragment of it: tiles lie side by side, not on top of each other) and
-    close to a tile's size there (a set's tiles are one size; table patterns cut into triangles
-    mostly are not). The size expected is the board's plane's where the board can show it, else
-    the read tiles' median. Nothing is read from these outlines, so the size check is tighter
-    than the one that decides which outlines are read at all. Outlines overlapping one another
-    are one tile: only one of them is kept."""
+    close to a tile's size there (``_back_sides``; a set's tiles are one size, table patterns cut
+    into triangles mostly are not). Nothing is read from these outlines, so the size check is
+    tighter than the one that decides which outlines are read at all. Outlines overlapping one
+    another are one tile: only one of them is kept."""
     if not outlines:
         return outlines
     candidates = np.array(outlines)
     centres = candidates.mean(1)
     keep = ~inside(centres, read).any(1)
-    expected = _board_sides(candidates, fit, within_its_tiles=True)
-    if expected is None and len(read) >= SIZING_READ_TILES:
-        expected = np.median(edge_lengths(read).mean(1))
+    expected = _back_sides(candidates, fit, read)
     if expected is not None:
         keep &= _about_the_size(candidates, expected, BACK_SIZE_TOLERANCE)
     # One outline per tile: of outlines overlapping one another (a back's grain or glare can
@@ -817,29 +814,36 @@ def _sized_like_the_board(outlines: np.ndarray, fit: LatticeFit) -> np.ndarray:
 
 def _back_sized(outlines: np.ndarray, fit: LatticeFit) -> np.ndarray:
     """Of the outlines the board's plane finds the wrong size to read, those the size of a back
-    there (``_board_sides`` within its tiles' sizes): a back they may be, when no corner shows a
+    there (``_back_sides``, before any tile is read): a back they may be, when no corner shows a
     number."""
-    expected = _board_sides(outlines, fit, within_its_tiles=True) if len(outlines) else None
+    expected = _back_sides(outlines, fit, np.zeros((0, 3, 2))) if len(outlines) else None
     if expected is None:
         return outlines[:0]
     return outlines[_about_the_size(outlines, expected, BACK_SIZE_TOLERANCE)]
 
 
-def _board_sides(outlines: np.ndarray, fit: LatticeFit, within_its_tiles: bool = False) -> np.ndarray | None:
-    """The side a tile would show where each outline lies, by the board's plane; None without
-    a board large enough to show it. ``within_its_tiles``: no smaller than the board's smallest
-    tile nor larger than its largest. The plane's change of scale is fitted to a few rough
-    corners, and far from the board it can run wild either way (test views as phone photos:
-    backs 128-148 pixels a side put at 196-273, in another 89-120 at 54-84). The bound serves
-    backs and unread outlines, which nothing is read from, not the outlines to read: there it
-    admitted the numbers' fragments beside a steep board, read as extra tiles."""
-    if not _shows_its_plane(fit):
-        return None
-    sides = fit.sides_at(outlines.mean(1))
-    if within_its_tiles and sides is not None:
+def _back_sides(outlines: np.ndarray, fit: LatticeFit, read: np.ndarray) -> np.ndarray | float | None:
+    """The side a back or an unread tile would show where each outline lies: the board's plane's
+    (``_board_sides``) where the board can show it, no smaller than the board's smallest tile nor
+    larger than its largest; else the median side of the tiles ``read`` (two or more); else None.
+    The plane's change of scale is fitted to a few rough corners, and far from the board it can
+    run wild either way (test views as phone photos: backs 128-148 pixels a side put at 196-273,
+    in another 89-120 at 54-84). The bound serves these outlines, which nothing is read from, not
+    the outlines to read: there it admitted the numbers' fragments beside a steep board, read as
+    extra tiles."""
+    sides = _board_sides(outlines, fit)
+    if sides is not None:
         board = edge_lengths(fit.corners[fit.on_board]).mean(1)
-        sides = np.clip(sides, board.min(), board.max())
-    return sides
+        return np.clip(sides, board.min(), board.max())
+    if len(read) >= SIZING_READ_TILES:
+        return float(np.median(edge_lengths(read).mean(1)))
+    return None
+
+
+def _board_sides(outlines: np.ndarray, fit: LatticeFit) -> np.ndarray | None:
+    """The side a tile would show where each outline lies, by the board's plane; None without
+    a board large enough to show it."""
+    return fit.sides_at(outlines.mean(1)) if _shows_its_plane(fit) else None
 
 
 def _shows_its_plane(fit: LatticeFit) -> bool:
