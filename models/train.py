@@ -92,7 +92,7 @@ def train(
     seed: int = 0,
     train_images: int = 3000,
     val_images: int = 300,
-    epochs: int = 12,
+    epochs: int = 10,
     batch_size: int = 256,
     report: Callable | None = None,
     log: Callable[[str], None] = print,
@@ -108,7 +108,8 @@ def train(
     x_val = torch.from_numpy(val_set["crops"])
     y_val = torch.from_numpy(val_set["labels"].astype(np.int64))
     # Network and batches in channels-last layout run the convolutions about twice as fast on the
-    # CPU (so training fits in 30 minutes); the exported graph does not depend on the layout.
+    # CPU, and bfloat16 arithmetic (this CPU has instructions for it) about 1.6 times again, so
+    # training fits in 30 minutes; the exported graph depends on neither.
     net = CornerNet().to(memory_format=torch.channels_last)
     log(f"{len(y_train)} training crops, {len(y_val)} validation crops, {parameter_count(net)} parameters")
     steps = epochs * math.ceil(len(y_train) / batch_size)
@@ -122,8 +123,9 @@ def train(
         batches = range(0, len(order), batch_size)
         for first in report(batches, len(batches), f"epoch {epoch + 1}/{epochs}") if report else batches:
             index = order[first : first + batch_size]
-            logits = net(augment(x_train[index], generator).contiguous(memory_format=torch.channels_last))
-            loss = nn.functional.cross_entropy(logits, y_train[index], label_smoothing=0.02)
+            with torch.autocast("cpu", torch.bfloat16):  # weights and the exported model stay float32
+                logits = net(augment(x_train[index], generator).contiguous(memory_format=torch.channels_last))
+            loss = nn.functional.cross_entropy(logits.float(), y_train[index], label_smoothing=0.02)
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()

@@ -548,7 +548,7 @@ def build_parser() -> argparse.ArgumentParser:
     training.add_argument("--out", default="models/corner.onnx")
     training.add_argument("--seed", type=int, default=0)
     training.add_argument("--images", type=int, default=3000, help="training photos (validation: a tenth)")
-    training.add_argument("--epochs", type=int, default=12)
+    training.add_argument("--epochs", type=int, default=10)
     training.set_defaults(run=_train)
 
     finder = commands.add_parser("train-finder", help="train the tile finder on studio photos and export ONNX")
