@@ -285,6 +285,17 @@ def test_backs_far_from_a_small_board_are_sized_by_its_tiles(reader):
     assert (row["face_down"], row["face_down_found"], row["face_down_extra"]) == (3, 3, 0)
 
 
+def test_tiles_the_board_tiles_size_are_read_where_a_small_boards_plane_runs_wild(reader, monkeypatch):
+    # A studio test photo (2000206, 640x480: black tiles about 37 pixels a side on a checked
+    # cloth, an arm across the board). The plane fitted to the 12 tiles joined left of the arm
+    # put tiles of 77-155 pixels beyond it, where they show 34-49, and dropped them unread.
+    image, truth = _fixture("board_beyond_a_hand")
+    row = compare(truth, reader.read(image).to_dict())
+    assert (row["tiles"], row["found"], row["extra"], row["wrong_corners"], row["misplaced"]) == (29, 28, 0, 0, 0)
+    monkeypatch.setattr(reader_module, "AS_LARGE_AS_THE_BOARDS", 1.0)  # the plane alone, as before
+    assert compare(truth, reader.read(image).to_dict())["found"] == 14
+
+
 def test_backs_the_plane_finds_the_wrong_size_to_read_are_still_backs(reader, monkeypatch):
     # A studio test photo (2000008, 640x480: wooden pip tiles about 47 pixels a side under an
     # arm, 33 degrees off vertical, five backs beyond it). The plane first fitted, before specks
@@ -295,7 +306,9 @@ def test_backs_the_plane_finds_the_wrong_size_to_read_are_still_backs(reader, mo
     assert (row["found"], row["extra"], row["wrong_corners"], row["misplaced"]) == (11, 0, 0, 0)
     assert (row["face_down"], row["face_down_found"], row["face_down_extra"]) == (5, 5, 0)
     monkeypatch.setattr(reader_module, "_back_sized", lambda outlines, fit: outlines[:0])
-    assert compare(truth, reader.read(image).to_dict())["face_down_found"] == 0
+    # Three are the board tiles' size, so read whatever the plane says (and found blank); the
+    # other two are found only among the outlines set aside.
+    assert compare(truth, reader.read(image).to_dict())["face_down_found"] == 3
 
 
 def test_tiles_that_show_well_from_twice_as_far_are_looked_at_from_there(reader, monkeypatch):

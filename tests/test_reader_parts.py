@@ -389,21 +389,24 @@ def test_backs_and_unread_outlines_must_look_like_tiles_beside_the_tiles_read():
     assert _like_the_read_tiles(few_backs, loose[:0], lone_fit) == few_backs  # nothing read: nothing to go by
 
 
-def test_backs_are_sized_within_the_board_tiles_sizes_whatever_its_plane_says_far_away():
+def test_tiles_and_backs_the_board_tiles_size_are_kept_whatever_its_plane_says_far_away():
     # A plane misfitted to a few rough corners: it sizes the board's own tiles about right but
-    # shrinks tiles fast towards the photo's top. A back there, the board tiles' size, is kept;
-    # an outline to read there is still sized by the plane (bounding it too admitted numbers'
-    # fragments beside steep boards as extra tiles).
+    # shrinks tiles fast towards the photo's top. A back there, the board tiles' size, is kept,
+    # and read as well (within 1.25 times the board's median tile: bounding the plane by the
+    # board's smallest and largest tile instead admitted numbers' fragments beside steep boards
+    # as extra tiles); an outline well off that size is still left to the plane.
     side = 40.0
     read = np.array(_photographed_board(side))
     back = _triangle((400, 40), side)
-    fit = fit_lattice(np.concatenate([read, back[None]]))
+    fragment = _triangle((700, 300), 0.45 * side)
+    outlines = np.concatenate([read, back[None], fragment[None]])
+    fit = fit_lattice(outlines)
     tilt = np.array([[1, 0, 0], [0, 1, 0], [0, -0.08, 1]])  # up the plane, farther away
     wild = replace(fit, homography=fit.homography @ tilt)
     assert np.abs(wild.sides_at(read.mean(1)) / side - 1).max() < 0.25
     assert wild.sides_at(back.mean(0)[None])[0] < side / 2
     assert _like_the_read_tiles((back,), read, wild) == (back,)
-    assert not _sized_like_the_board(np.concatenate([read, back[None]]), wild)[-1]
+    assert list(_sized_like_the_board(outlines, wild)[-2:]) == [True, False]
     assert _like_the_read_tiles((back,), read, fit) == (back,)  # a true plane keeps it too
 
 

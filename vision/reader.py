@@ -57,6 +57,7 @@ MISSED_CORE_ABOVE = 0.5  # ... when the finder marked a core in its middle this 
 MISSED_CORE_NONE_BELOW = 0.5  # ... and no corner reads "none" this surely
 ONE_TILE_SIZE = 1.6  # an outline within this factor of a cell's side is one tile's; larger, several run together
 SIZE_TOLERANCE = 2.0  # a tile away from the board may look this much smaller or larger than expected
+AS_LARGE_AS_THE_BOARDS = 1.25  # ... and one within this factor of the board's median tile is one, whatever the plane
 SIZING_BOARD = 6  # joined tiles needed before the board's plane sizes the other tiles
 SIZING_READ_TILES = 2  # else, tiles read needed before their size sizes backs and unread outlines
 BACK_SIZE_TOLERANCE = 1.5  # a back or unread outline may look this much smaller or larger than expected
@@ -809,7 +810,12 @@ def _sized_like_the_board(outlines: np.ndarray, fit: LatticeFit) -> np.ndarray:
     expected = _board_sides(outlines, fit)
     if expected is None:
         return np.ones(len(outlines), bool)
-    return fit.on_board | _about_the_size(outlines, expected, SIZE_TOLERANCE)
+    board_side = np.median(edge_lengths(outlines[fit.on_board]).mean(1))
+    return (
+        fit.on_board
+        | _about_the_size(outlines, expected, SIZE_TOLERANCE)
+        | _about_the_size(outlines, board_side, AS_LARGE_AS_THE_BOARDS)
+    )
 
 
 def _back_sized(outlines: np.ndarray, fit: LatticeFit) -> np.ndarray:
