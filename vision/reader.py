@@ -806,7 +806,9 @@ def _overlap(a: np.ndarray, b: np.ndarray) -> float:
 def _sized_like_the_board(outlines: np.ndarray, fit: LatticeFit) -> np.ndarray:
     """Which outlines could be tiles: all tiles of a set are one size on the table, so away from
     the board an outline far smaller or larger than a tile would be there (table patterns,
-    cups, racks) is dropped. Without a board large enough to show its plane, every outline stays."""
+    cups, racks) is dropped. One about the size of the board's own tiles stays whatever the
+    plane says: fitted to a small board, the plane can run wild a few board widths away.
+    Without a board large enough to show its plane, every outline stays."""
     expected = _board_sides(outlines, fit)
     if expected is None:
         return np.ones(len(outlines), bool)
