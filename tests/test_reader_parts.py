@@ -630,11 +630,27 @@ def test_backs_must_have_the_colour_of_the_tiles_read():
     for triangle in [*read, ivory_back]:
         cv2.fillPoly(image, [triangle.astype(np.int32)], (200, 235, 245))
     cv2.fillPoly(image, [green_dot.astype(np.int32)], (40, 110, 30))
-    kept = _coloured_like((ivory_back, green_dot), read, image)
+    kept = _coloured_like((ivory_back, green_dot), read, image, room=54)
     assert len(kept) == 1 and np.array_equal(kept[0], ivory_back)
-    assert len(_coloured_like((ivory_back, green_dot), read[:1], image)) == 2  # one tile: nothing to go by
+    assert len(_coloured_like((ivory_back, green_dot), read[:1], image, room=55)) == 2  # one tile: nothing to go by
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    assert len(_coloured_like((ivory_back, green_dot), read, grey)) == 2  # no colour to compare
+    assert len(_coloured_like((ivory_back, green_dot), read, grey, room=54)) == 2  # no colour to compare
+
+
+def test_no_more_backs_than_the_set_has_tiles_left_the_closest_in_colour():
+    # Ivory tiles on a checked cloth whose light squares, a little bluer than ivory, pass the
+    # colour check: with room in the set for one back, the ivory one stays.
+    image = np.full((200, 400, 3), (150, 120, 110), np.uint8)
+    up = np.array([[0, -20], [17, 10], [-17, 10]], float)
+    read = np.array([up + (40, 50), up + (100, 50)])
+    check, ivory_back = up + (160, 140), up + (260, 140)
+    for triangle in [*read, ivory_back]:
+        cv2.fillPoly(image, [triangle.astype(np.int32)], (200, 235, 245))
+    cv2.fillPoly(image, [check.astype(np.int32)], (235, 235, 215))
+    assert len(_coloured_like((check, ivory_back), read, image, room=2)) == 2
+    kept = _coloured_like((check, ivory_back), read, image, room=1)
+    assert len(kept) == 1 and np.array_equal(kept[0], ivory_back)
+    assert _coloured_like((check, ivory_back), read, image, room=0) == ()
 
 
 def test_chroma_is_the_cie_a_b_of_a_triangles_middle():

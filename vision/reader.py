@@ -28,7 +28,7 @@ from engine.board import Board, PlacedTile, edge_components, validate_board
 from engine.lattice import Cell, LatticeMap, cell_corners, edge_neighbours, point_xy
 from engine.rules import DEFAULT_PRESET, Rules, get_rules
 from engine.scoring import PlacementResult, judge_placement
-from engine.tiles import LARGE_MAX, STANDARD_MAX, Tile
+from engine.tiles import LARGE_MAX, STANDARD_MAX, Tile, tile_set
 from models.classes import NO_NUMBER
 from models.classifier import DEFAULT_MODEL, CornerClassifier
 from models.finder_data import READ_LONG_SIDE
@@ -344,7 +344,8 @@ class Reader:
         tiles = tuple(t for t, ok in zip(read, readable) if ok)
         unread = tuple(t.corners for t, ok in zip(read, readable) if not ok)
         read_outlines = _outlines_of(tiles)
-        face_down = _coloured_like(_like_the_read_tiles(face_down, read_outlines, fit), read_outlines, image)
+        room = len(tile_set(max_number)) - len(tiles)  # a set has no more tiles to lie face down
+        face_down = _coloured_like(_like_the_read_tiles(face_down, read_outlines, fit), read_outlines, image, room)
         unread = _like_the_read_tiles(unread, read_outlines, fit)
         lap("decode")
         sides = edge_lengths(read_outlines).mean(1) * first_look.scale
@@ -751,17 +752,22 @@ def _backs_from_farther(chosen: _Sight, later_looks: list[_Sight]) -> tuple[np.n
     return _like_the_read_tiles(chosen.face_down + others, _outlines_of(chosen.tiles), chosen.fit)
 
 
-def _coloured_like(backs: tuple[np.ndarray, ...], read: np.ndarray, image: np.ndarray) -> tuple[np.ndarray, ...]:
+def _coloured_like(
+    backs: tuple[np.ndarray, ...], read: np.ndarray, image: np.ndarray, room: int
+) -> tuple[np.ndarray, ...]:
     """The backs whose colour is the tiles' own: a back is the underside of a tile of the set,
     the same plastic or wood as the faces read (their median colour, when ``SIZING_READ_TILES``
     are read). Patches of a patterned cloth that the finder took for tiles and that read as
     blank mostly are not. Colour is compared by its hue and saturation (CIE a*b*), which the
-    light changes less than brightness."""
+    light changes less than brightness. The set holds ``room`` more tiles at most, so of more
+    backs than that only the ``room`` closest in colour stay (a checked cloth's light squares,
+    a few a*b* units off ivory, can outnumber the pile many times over)."""
     if not backs or len(read) < SIZING_READ_TILES:
         return backs
     colours = _chroma(image, np.concatenate([read, np.array(backs)]))
     distance = np.linalg.norm(colours[len(read) :] - np.nanmedian(colours[: len(read)], axis=0), axis=1)
-    return tuple(back for back, far in zip(backs, distance > BACK_COLOUR_TOLERANCE) if not far)
+    closest = np.argsort(distance, kind="stable")[: max(room, 0)]  # NaN (outside the photo) last
+    return tuple(backs[i] for i in sorted(closest) if not distance[i] > BACK_COLOUR_TOLERANCE)
 
 
 def _chroma(image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
