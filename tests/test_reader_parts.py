@@ -620,16 +620,23 @@ def test_a_look_is_taken_for_too_close_when_it_reads_parts_of_tiles_or_tiles_too
     assert _best_look([far, sight(20, 0, 0)]) is far
 
 
-def test_backs_must_have_the_colour_of_the_tiles_read():
-    # Ivory tiles on a blue-grey cloth with green dots: a dot the finder took for a tile reads
-    # as blank, like a back, but a back is the same plastic as the faces.
+def _ivory_tiles_on_cloth(other: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A blue-grey cloth with two ivory tiles read, an ivory back and a patch of colour ``other``
+    (BGR) the finder took for a tile: the photo, the tiles read, the back and the patch."""
     image = np.full((200, 400, 3), (150, 120, 110), np.uint8)
     up = np.array([[0, -20], [17, 10], [-17, 10]], float)
     read = np.array([up + (40, 50), up + (100, 50)])
-    ivory_back, green_dot = up + (160, 140), up + (260, 140)
+    ivory_back, patch = up + (160, 140), up + (260, 140)
     for triangle in [*read, ivory_back]:
         cv2.fillPoly(image, [triangle.astype(np.int32)], (200, 235, 245))
-    cv2.fillPoly(image, [green_dot.astype(np.int32)], (40, 110, 30))
+    cv2.fillPoly(image, [patch.astype(np.int32)], other)
+    return image, read, ivory_back, patch
+
+
+def test_backs_must_have_the_colour_of_the_tiles_read():
+    # A green dot the finder took for a tile reads as blank, like a back, but a back is the same
+    # plastic as the faces.
+    image, read, ivory_back, green_dot = _ivory_tiles_on_cloth((40, 110, 30))
     kept = _coloured_like((ivory_back, green_dot), read, image, room=54)
     assert len(kept) == 1 and np.array_equal(kept[0], ivory_back)
     assert len(_coloured_like((ivory_back, green_dot), read[:1], image, room=55)) == 2  # one tile: nothing to go by
@@ -638,15 +645,9 @@ def test_backs_must_have_the_colour_of_the_tiles_read():
 
 
 def test_no_more_backs_than_the_set_has_tiles_left_the_closest_in_colour():
-    # Ivory tiles on a checked cloth whose light squares, a little bluer than ivory, pass the
-    # colour check: with room in the set for one back, the ivory one stays.
-    image = np.full((200, 400, 3), (150, 120, 110), np.uint8)
-    up = np.array([[0, -20], [17, 10], [-17, 10]], float)
-    read = np.array([up + (40, 50), up + (100, 50)])
-    check, ivory_back = up + (160, 140), up + (260, 140)
-    for triangle in [*read, ivory_back]:
-        cv2.fillPoly(image, [triangle.astype(np.int32)], (200, 235, 245))
-    cv2.fillPoly(image, [check.astype(np.int32)], (235, 235, 215))
+    # A checked cloth's light square, a little bluer than ivory, passes the colour check: with
+    # room in the set for one back, the ivory one stays.
+    image, read, ivory_back, check = _ivory_tiles_on_cloth((235, 235, 215))
     assert len(_coloured_like((check, ivory_back), read, image, room=2)) == 2
     kept = _coloured_like((check, ivory_back), read, image, room=1)
     assert len(kept) == 1 and np.array_equal(kept[0], ivory_back)
