@@ -8,7 +8,7 @@ event to the next state; ``Game`` keeps the log, and undo replays it without the
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -336,23 +336,27 @@ class Game:
         self.state, self.log = replay.state, replay.log
         return undone
 
-    def correct(self, cell: Cell, corners: Corners) -> LogEntry:
-        """Give the placement of this round at ``cell`` other numbers (the camera misread it):
-        the log replays, scores follow, and the game stays as it was (IllegalEvent) if the rules
-        then refuse any event. Returns the corrected placement's new entry."""
+    def correct(self, corrections: Mapping[Cell, Corners]) -> list[LogEntry]:
+        """Give placements of this round other numbers (the camera misread them), all at once: a
+        misread tile and the one read to fit it beside it are legal only together. The log
+        replays, scores follow, and the game stays as it was (IllegalEvent) if the rules then
+        refuse any event. Returns the corrected placements' new entries, in the order given."""
         ends = [i for i, entry in enumerate(self.log) if isinstance(entry.event, EndRound)]
         round_start = ends[-1] + 1 if ends else 0
         events = self.events
-        index = next(
-            (i for i in range(round_start, len(events)) if isinstance(events[i], Place) and events[i].cell == cell),
-            None,
-        )
-        if index is None:
-            raise IllegalEvent(f"no tile of this round was placed at {list(cell)}")
-        events[index] = event_from_dict({**event_to_dict(events[index]), "corners": list(corners)})
+        indices = []
+        for cell, corners in corrections.items():
+            index = next(
+                (i for i in range(round_start, len(events)) if isinstance(events[i], Place) and events[i].cell == cell),
+                None,
+            )
+            if index is None:
+                raise IllegalEvent(f"no tile of this round was placed at {list(cell)}")
+            events[index] = event_from_dict({**event_to_dict(events[index]), "corners": list(corners)})
+            indices.append(index)
         replay = Game(self.players, self.rules, events)
         self.state, self.log = replay.state, replay.log
-        return self.log[index]
+        return [self.log[index] for index in indices]
 
     @property
     def events(self) -> list[Event]:

@@ -132,10 +132,10 @@ class GameSession:
         """A player rewrites the numbers of a tile already placed (the camera misread it)."""
         try:
             cell = tuple(data["cell"])
-            corners = tuple(data["corners"])
+            correction = {cell: tuple(data["corners"])}
         except (KeyError, TypeError):
             raise IllegalEvent("a correction needs the tile's cell [m, k] and its corners [a, b, c]") from None
-        entry = self.game.correct(cell, corners)
+        (entry,) = self.game.correct(correction)
         self.trusted.add(cell)
         self.provisional.discard(cell)
         self.status = Verdict("settling", f"corrected the tile at {list(cell)}")
@@ -154,10 +154,11 @@ class GameSession:
         else:
             verdict = self.table.observe(view, self._record(opener), now)
         corrected: list[dict] = []
-        while verdict.correction is not None:
+        while verdict.corrections:
             try:
-                corrected.append(self.game.correct(verdict.correction.cell, verdict.correction.corners).to_dict())
-                self.provisional.discard(verdict.correction.cell)
+                entries = self.game.correct({placed.cell: placed.corners for placed in verdict.corrections})
+                corrected += [entry.to_dict() for entry in entries]
+                self.provisional -= {placed.cell for placed in verdict.corrections}
             except IllegalEvent as error:
                 verdict = Verdict("out_of_sync", f"{verdict.message}, which the rules do not allow: {error}")
                 break

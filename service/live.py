@@ -110,15 +110,16 @@ class TableView:
 @dataclass(frozen=True)
 class Verdict:
     """What a view means for the game. ``unsure``: the placement was read with a number flagged
-    unsure, so a later sure reading may correct it (``correction``: the tile, in the game's
-    frame, with the numbers read surely now). ``confirmed``: such placements' cells now read
-    surely as the game has them."""
+    unsure, so a later sure reading may correct it (``corrections``: such tiles, in the game's
+    frame, with the numbers read surely now; all of them at once, as a tile committed to fit a
+    misread neighbour is legal only once both are corrected). ``confirmed``: such placements'
+    cells now read surely as the game has them."""
 
     status: Status
     message: str
     placement: Place | None = None
     unsure: bool = False
-    correction: PlacedTile | None = None
+    corrections: tuple[PlacedTile, ...] = ()
     confirmed: frozenset[Cell] = frozenset()
 
 
@@ -207,12 +208,15 @@ def _against_the_board(
             "put it back or correct the game",
         )
     if corrections:
-        placed, now = corrections[0]
+        read_otherwise = "; ".join(
+            f"the tile at {list(placed.cell)} reads {format_corners(now)} surely now, "
+            f"not {format_corners(placed.corners)}"
+            for placed, now in corrections
+        )
         return Verdict(
             "corrected",
-            f"the tile at {list(placed.cell)} reads {format_corners(now)} surely now, "
-            f"not {format_corners(placed.corners)}: corrected",
-            correction=PlacedTile(placed.cell, now),
+            f"{read_otherwise}: corrected",
+            corrections=tuple(PlacedTile(placed.cell, now) for placed, now in corrections),
         )
     if not added:
         if missing:

@@ -202,12 +202,12 @@ def test_player_counts():
 
 def test_a_placement_of_the_round_is_corrected_and_the_log_replays():
     game = Game(["Ann", "Bob"], "pressman-us", [Place(0, (0, 0), (5, 5, 5)), Place(1, (1, 0), (5, 3, 5)), Draw(0)])
-    entry = game.correct((1, 0), (5, 4, 5))
+    (entry,) = game.correct({(1, 0): (5, 4, 5)})
     assert entry.event == Place(1, (1, 0), (5, 4, 5)) and game.state.scores == (20, 14)
     assert [e.event for e in game.log][2] == Draw(0) and game.state.board.by_cell[(1, 0)].corners == (5, 4, 5)
     before = (game.state, list(game.log))
     with pytest.raises(IllegalEvent, match="no tile of this round"):
-        game.correct((2, 0), (5, 5, 4))
+        game.correct({(2, 0): (5, 5, 4)})
     with pytest.raises(IllegalEvent):
-        game.correct((1, 0), (4, 3, 4))  # its corners no longer match the first tile's
+        game.correct({(1, 0): (4, 3, 4)})  # its corners no longer match the first tile's
     assert (game.state, game.log) == before

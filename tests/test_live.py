@@ -1,5 +1,6 @@
 """Live play without pixels: boards as a camera would report them, in frames of its own choosing."""
 
+import itertools
 from dataclasses import replace
 
 import cv2
@@ -7,8 +8,8 @@ import numpy as np
 import pytest
 
 from engine.board import Board, PlacedTile, check_placement
-from engine.game import Game, Place, advance
-from engine.lattice import Cell, LatticeMap
+from engine.game import Game, IllegalEvent, Place, advance
+from engine.lattice import Cell, LatticeMap, edge_neighbours
 from engine.rules import get_rules
 from engine.simulate import random_board
 from engine.tiles import tile_set
@@ -156,7 +157,7 @@ def test_a_placement_read_unsurely_is_provisional_until_a_sure_reading_settles_i
     plain = judge_view(
         TableView(truth.moved(CAMERA)), GameRecord(game.state, RULES, provisional=frozenset(provisional))
     )
-    assert plain.status == "corrected" and plain.correction == last and plain.placement is None
+    assert plain.status == "corrected" and plain.corrections == (last,) and plain.placement is None
     assert plain.message.endswith(f"surely now, not {'-'.join(map(str, misread.corners))}: corrected")
     unsure = judge_view(
         TableView(truth.moved(CAMERA), unsure=unsure_here),
@@ -168,7 +169,7 @@ def test_a_placement_read_unsurely_is_provisional_until_a_sure_reading_settles_i
     )
     assert alike.status == "in_sync" and alike.confirmed == {last.cell}
     committed_surely = judge_view(TableView(truth.moved(CAMERA)), GameRecord(game.state, RULES))
-    assert committed_surely.status == "out_of_sync" and committed_surely.correction is None
+    assert committed_surely.status == "out_of_sync" and not committed_surely.corrections
 
 
 def test_a_new_tile_that_breaks_the_rules_is_not_placed(grown):
@@ -582,3 +583,53 @@ def test_a_correction_the_rules_refuse_leaves_the_game_as_it_was(grown):
     verdict, entry, corrected = session.see(TableView(before.with_tile(broken)), 0.0, still=True)
     assert verdict.status == "out_of_sync" and "the rules do not allow" in verdict.message
     assert entry is None and corrected == [] and session.game.events == events
+
+
+def _legal(board: Board, cell: Cell) -> list[PlacedTile]:
+    used = {p.tile for p in board.placements}
+    turned = (
+        PlacedTile(cell, tile.numbers[turn:] + tile.numbers[:turn])
+        for tile in tile_set(5)
+        if tile not in used
+        for turn in range(3)
+    )
+    return [placed for placed in turned if not check_placement(board, placed, RULES)]
+
+
+def misread_pair(board: Board) -> tuple[PlacedTile, PlacedTile, PlacedTile, PlacedTile]:
+    """Two tiles placed side by side beside ``board`` (first, then second) and misreads of both
+    that the game could have committed in turn (the second read to fit the misread first), such
+    that neither misread alone can be corrected: each true tile is illegal beside the other's
+    misread."""
+    for first in _legal(board, min(board.frontier())):
+        for first_misread in _legal(board, first.cell):
+            if first_misread.tile == first.tile:
+                continue
+            truth, misread = board.with_tile(first), board.with_tile(first_misread)
+            for cell in [cell for cell in edge_neighbours(first.cell) if cell not in board.by_cell]:
+                fit_misread = [p for p in _legal(misread, cell) if check_placement(truth, p, RULES)]
+                fit_truth = [p for p in _legal(truth, cell) if check_placement(misread, p, RULES)]
+                for second_misread, second in itertools.product(fit_misread, fit_truth):
+                    if len({first.tile, first_misread.tile, second.tile, second_misread.tile}) == 4:
+                        return first, second, first_misread, second_misread
+    raise AssertionError("no such pair beside the board")
+
+
+def test_provisional_tiles_read_otherwise_are_corrected_together(grown):
+    # Studio game 1000021: 2-3-4 committed unsurely as 2-2-4, then 2-2-3 beside it read to fit as
+    # 2-2-2. Once both read surely as they are, correcting either alone breaks the rules beside
+    # the other's misread, and the game stayed out of sync for good; both are corrected at once.
+    from service.games import GameSession
+
+    before = Board(grown.placements[:10])
+    first, second, first_misread, second_misread = misread_pair(before)
+    truth = before.with_tile(first).with_tile(second)
+    game = game_with(before.with_tile(first_misread).with_tile(second_misread), players=2)
+    with pytest.raises(IllegalEvent):
+        game.correct({first.cell: first.corners})  # alone, the rules refuse it (the game stays)
+    session = GameSession("g", game, 0.0, provisional={first.cell, second.cell})
+    verdict, entry, corrected = session.see(TableView(truth), 0.0, still=True)
+    assert [c["event"]["corners"] for c in corrected] == [list(first.corners), list(second.corners)]
+    assert verdict.status == "in_sync" and verdict.message.count("surely now") == 2 and entry is None
+    assert session.game.state.board == truth and session.provisional == set()
+    assert session.game.state.scores == game_with(truth, players=2).state.scores
