@@ -119,18 +119,23 @@ def test_a_misread_tile_is_out_of_sync_until_a_player_corrects_it(grown):
     assert trusted.status == "in_sync"
 
 
+def legal_tiles(board: Board, cell: Cell) -> list[PlacedTile]:
+    """Every tile, turned every way, that the rules allow in ``cell`` beside ``board``."""
+    used = {p.tile for p in board.placements}
+    turned = (
+        PlacedTile(cell, tile.numbers[turn:] + tile.numbers[:turn])
+        for tile in tile_set(5)
+        if tile not in used
+        for turn in range(3)
+    )
+    return [placed for placed in turned if not check_placement(board, placed, RULES)]
+
+
 def two_legal_tiles(board: Board) -> tuple[PlacedTile, PlacedTile]:
     """Two different tiles that the rules allow in one cell beside ``board``: a tile, and a
     misread of it that the game could have committed."""
-    used = {p.tile for p in board.placements}
     for cell in sorted(board.frontier()):
-        legal = [
-            PlacedTile(cell, tile.numbers[turn:] + tile.numbers[:turn])
-            for tile in tile_set(5)
-            if tile not in used
-            for turn in range(3)
-        ]
-        legal = [placed for placed in legal if not check_placement(board, placed, RULES)]
+        legal = legal_tiles(board, cell)
         others = [placed for placed in legal if placed.tile != legal[0].tile] if legal else []
         if others:
             return legal[0], others[0]
@@ -585,30 +590,19 @@ def test_a_correction_the_rules_refuse_leaves_the_game_as_it_was(grown):
     assert entry is None and corrected == [] and session.game.events == events
 
 
-def _legal(board: Board, cell: Cell) -> list[PlacedTile]:
-    used = {p.tile for p in board.placements}
-    turned = (
-        PlacedTile(cell, tile.numbers[turn:] + tile.numbers[:turn])
-        for tile in tile_set(5)
-        if tile not in used
-        for turn in range(3)
-    )
-    return [placed for placed in turned if not check_placement(board, placed, RULES)]
-
-
 def misread_pair(board: Board) -> tuple[PlacedTile, PlacedTile, PlacedTile, PlacedTile]:
     """Two tiles placed side by side beside ``board`` (first, then second) and misreads of both
     that the game could have committed in turn (the second read to fit the misread first), such
     that neither misread alone can be corrected: each true tile is illegal beside the other's
     misread."""
-    for first in _legal(board, min(board.frontier())):
-        for first_misread in _legal(board, first.cell):
+    for first in legal_tiles(board, min(board.frontier())):
+        for first_misread in legal_tiles(board, first.cell):
             if first_misread.tile == first.tile:
                 continue
             truth, misread = board.with_tile(first), board.with_tile(first_misread)
             for cell in [cell for cell in edge_neighbours(first.cell) if cell not in board.by_cell]:
-                fit_misread = [p for p in _legal(misread, cell) if check_placement(truth, p, RULES)]
-                fit_truth = [p for p in _legal(truth, cell) if check_placement(misread, p, RULES)]
+                fit_misread = [p for p in legal_tiles(misread, cell) if check_placement(truth, p, RULES)]
+                fit_truth = [p for p in legal_tiles(truth, cell) if check_placement(misread, p, RULES)]
                 for second_misread, second in itertools.product(fit_misread, fit_truth):
                     if len({first.tile, first_misread.tile, second.tile, second_misread.tile}) == 4:
                         return first, second, first_misread, second_misread
