@@ -296,6 +296,18 @@ def test_tiles_the_board_tiles_size_are_read_where_a_small_boards_plane_runs_wil
     assert compare(truth, reader.read(image).to_dict())["found"] == 14
 
 
+def test_a_closer_look_that_breaks_the_tiles_up_is_weighed_against_the_first(reader, monkeypatch):
+    # A studio test photo (2000231, 1920x1080: 52 wooden pip tiles about 48 pixels a side on a
+    # wooden table, both greenish in the photo). The grain breaks the finder's cores into pieces,
+    # so the first look's tiles seem small; the closer look it then takes finds fragments, which
+    # join 2 tiles into a board. The first look's own outlines join many more.
+    image, truth = _fixture("wooden_board_on_wood")
+    row = compare(truth, reader.read(image).to_dict())
+    assert (row["tiles"], row["found"], row["extra"], row["wrong_corners"]) == (52, 21, 0, 2)
+    monkeypatch.setattr(reader_module, "CLOSER_JOINS_AT_LEAST", 0.0)  # the closer look alone, as before
+    assert compare(truth, reader.read(image).to_dict())["found"] == 6
+
+
 def test_backs_the_plane_finds_the_wrong_size_to_read_are_still_backs(reader, monkeypatch):
     # A studio test photo (2000008, 640x480: wooden pip tiles about 47 pixels a side under an
     # arm, 33 degrees off vertical, five backs beyond it). The plane first fitted, before specks

@@ -73,6 +73,7 @@ FARTHER_ABOVE_SIDE = 2 * ZOOM_TO_SIDE
 SURELY_READ_SIDE = 25.0  # tiles smaller than this (photo pixels) lose a third of their corners to misreads
 FAR_TILE_SIDE = 32.0  # tiles read that the finder saw smaller than this (pixels) are looked for again ...
 ENLARGED_TILE_SIDE = 36.0  # ... shown to it this large (enlarged where needed; it finds tiles under 30 px poorly)
+CLOSER_JOINS_AT_LEAST = 0.5  # a closer look joining less than this share of its outlines is weighed against the first
 LOOK_AGAIN_TILES = 3  # board tiles of the previous photo needed to put a cell there by their plane
 LOOK_AGAIN_MISFIT = 0.3  # previous board corners this far (tile sides) off its plane are left out of it
 SAME_TILE_LOOK = 0.6  # a cell whose two photos correlate this well shows the same tile in both
@@ -271,14 +272,22 @@ class Reader:
         enlarge_to: float | None = None,
     ) -> _Sight:
         """Tiles found from the finder's ``first_look`` (small ones looked at again, enlarged
-        to ``enlarge_to`` if given: ``TileFinder.look_closer``) and read. Where no board is
-        large enough to show the tiles' size (``_sized_like_the_board``), the tiles read show
-        it: outlines far from their size (specks of a checked cloth, which pull the median
-        side down until neighbours' corners no longer meet) are dropped and the rest read
-        again, kept when that joins more tiles into the board."""
+        to ``enlarge_to`` if given: ``TileFinder.look_closer``) and read. A closer look that
+        joins few of its outlines into a board may have broken the tiles into pieces (the grain
+        of wooden tiles on a wooden table, whose fragments also made the first look's tiles seem
+        small): the first look's own outlines are read too, kept when they join more. Where no
+        board is large enough to show the tiles' size (``_sized_like_the_board``), the tiles
+        read show it: outlines far from their size (specks of a checked cloth, which pull the
+        median side down until neighbours' corners no longer meet) are dropped and the rest
+        read again, kept when that joins more tiles into the board."""
         outlines = self.finder.look_closer(image, first_look, enlarge_to)
         lap("find")
         sight = self._read_outlines(image, outlines, rules, first_look, lap, known)
+        looked_closer = enlarge_to is None and outlines is not first_look.outlines
+        if looked_closer and sight.found[0] < CLOSER_JOINS_AT_LEAST * len(outlines):
+            plain = self._read_outlines(image, first_look.outlines, rules, first_look, lap, known)
+            if plain.found > sight.found:
+                sight, outlines = plain, first_look.outlines
         if _shows_its_plane(sight.fit) or sight.too_close or len(sight.tiles) < SIZING_READ_TILES:
             return sight  # sized by the board already, or a look from farther follows
         sized = _about_the_size(outlines, np.median(edge_lengths(_outlines_of(sight.tiles)).mean(1)), SIZE_TOLERANCE)
