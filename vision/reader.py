@@ -40,6 +40,7 @@ from vision.find import (
     FirstLook,
     TileFinder,
     about_centre,
+    closer_view,
     edge_lengths,
     inside,
     seen_scale,
@@ -283,7 +284,7 @@ class Reader:
         outlines = self.finder.look_closer(image, first_look, enlarge_to)
         lap("find")
         sight = self._read_outlines(image, outlines, rules, first_look, lap, known)
-        looked_closer = enlarge_to is None and outlines is not first_look.outlines
+        looked_closer = enlarge_to is None and closer_view(image.shape, first_look) is not None
         if looked_closer and sight.found[0] < CLOSER_JOINS_AT_LEAST * len(outlines):
             plain = self._read_outlines(image, first_look.outlines, rules, first_look, lap, known)
             if plain.found > sight.found:
