@@ -30,9 +30,9 @@ from vision.reader import (
     _beside_the_board,
     _best_look,
     _blank_apart,
-    _chroma,
     _coloured_like,
     _face_down,
+    _lab_colours,
     _like_the_read_tiles,
     _readable,
     _Sight,
@@ -640,8 +640,22 @@ def test_backs_must_have_the_colour_of_the_tiles_read():
     kept = _coloured_like((ivory_back, green_dot), read, image, room=54)
     assert len(kept) == 1 and np.array_equal(kept[0], ivory_back)
     assert len(_coloured_like((ivory_back, green_dot), read[:1], image, room=55)) == 2  # one tile: nothing to go by
+    # A grey photo still shows the dot far darker than ivory.
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    assert len(_coloured_like((ivory_back, green_dot), read, grey, room=54)) == 2  # no colour to compare
+    kept = _coloured_like((ivory_back, green_dot), read, grey, room=54)
+    assert len(kept) == 1 and np.array_equal(kept[0], ivory_back)
+
+
+def test_backs_must_be_about_as_light_as_the_tiles_read():
+    # A pale grey-blue print on the cloth has about the hue of ivory (a*b* within the
+    # tolerance) but not its lightness when the tiles are black; a back in some shade stays.
+    image, read, _, print_patch = _ivory_tiles_on_cloth((205, 195, 190))
+    black_back = read[0] + (150, 90)
+    for triangle in read:
+        cv2.fillPoly(image, [triangle.astype(np.int32)], (30, 30, 30))
+    cv2.fillPoly(image, [black_back.astype(np.int32)], (20, 20, 20))
+    kept = _coloured_like((print_patch, black_back), read, image, room=54)
+    assert len(kept) == 1 and np.array_equal(kept[0], black_back)
 
 
 def test_no_more_backs_than_the_set_has_tiles_left_the_closest_in_colour():
@@ -654,15 +668,15 @@ def test_no_more_backs_than_the_set_has_tiles_left_the_closest_in_colour():
     assert _coloured_like((check, ivory_back), read, image, room=0) == ()
 
 
-def test_chroma_is_the_cie_a_b_of_a_triangles_middle():
+def test_lab_colours_are_the_cie_l_a_b_of_a_triangles_middle():
     image = np.full((100, 200, 3), (255, 255, 255), np.uint8)
     image[:, 100:] = (0, 0, 255)  # pure red (BGR) on the right half, white on the left
     up = np.array([[0, -30], [26, 15], [-26, 15]], float)
     white, red, outside = up + (50, 50), up + (150, 50), up + (500, 50)
-    chroma = _chroma(image, np.array([white, red, outside]))
-    assert np.allclose(chroma[0], (0, 0), atol=0.5)
-    assert np.allclose(chroma[1], (80.1, 67.2), atol=0.5)  # sRGB red is L* 53.2, a* 80.1, b* 67.2
-    assert np.isnan(chroma[2]).all()
+    colours = _lab_colours(image, np.array([white, red, outside]))
+    assert np.allclose(colours[0], (100, 0, 0), atol=0.5)
+    assert np.allclose(colours[1], (53.2, 80.1, 67.2), atol=0.5)  # sRGB red is L* 53.2, a* 80.1, b* 67.2
+    assert np.isnan(colours[2]).all()
 
 
 def test_the_reader_benchmark_times_each_stage_alone_and_with_the_board_known():

@@ -62,7 +62,8 @@ AS_LARGE_AS_THE_BOARDS = 1.25  # ... and one within this factor of the board's m
 SIZING_BOARD = 6  # joined tiles needed before the board's plane sizes the other tiles
 SIZING_READ_TILES = 2  # else, tiles read needed before their size sizes backs and unread outlines
 BACK_SIZE_TOLERANCE = 1.5  # a back or unread outline may look this much smaller or larger than expected
-BACK_COLOUR_TOLERANCE = 30.0  # a back's colour (CIE a*b*) lies this close to the tiles read
+BACK_COLOUR_TOLERANCE = 30.0  # a back's colour (CIE a*b*) lies this close to the tiles read ...
+BACK_LIGHTNESS_TOLERANCE = 45.0  # ... and its lightness (CIE L*) this close
 SAME_TILE_OVERLAP = 0.1  # outlines (backs, unread) sharing this much of the smaller's area are one tile
 READ_LOOSE_AT_LEAST = 0.5  # a loose tile whose least sure number is read less surely than this is unread
 NEARER_BELOW_SCALE = 0.5  # a photo shrunk this much, its first look joining no board, is looked at ...
@@ -769,19 +770,25 @@ def _coloured_like(
     the same plastic or wood as the faces read (their median colour, when ``SIZING_READ_TILES``
     are read). Patches of a patterned cloth that the finder took for tiles and that read as
     blank mostly are not. Colour is compared by its hue and saturation (CIE a*b*), which the
-    light changes less than brightness. The set holds ``room`` more tiles at most, so of more
-    backs than that only the ``room`` closest in colour stay (a checked cloth's light squares,
-    a few a*b* units off ivory, can outnumber the pile many times over)."""
+    light changes less than brightness, and, more loosely, by its lightness (CIE L*: glare, shade
+    and the faces' own numbers move it some, but a black set's back is never a pale print on the
+    cloth, nor an ivory one a dark spot; in a grey photo it is all there is to go by). The set
+    holds ``room`` more tiles at most, so of more backs than that only the ``room`` closest in
+    colour stay (a checked cloth's light squares, a few a*b* units off ivory, can outnumber the
+    pile many times over)."""
     if not backs or len(read) < SIZING_READ_TILES:
         return backs
-    colours = _chroma(image, np.concatenate([read, np.array(backs)]))
-    distance = np.linalg.norm(colours[len(read) :] - np.nanmedian(colours[: len(read)], axis=0), axis=1)
-    closest = np.argsort(distance, kind="stable")[: max(room, 0)]  # NaN (outside the photo) last
-    return tuple(backs[i] for i in sorted(closest) if not distance[i] > BACK_COLOUR_TOLERANCE)
+    colours = _lab_colours(image, np.concatenate([read, np.array(backs)]))
+    off = colours[len(read) :] - np.nanmedian(colours[: len(read)], axis=0)
+    distance = np.linalg.norm(off[:, 1:], axis=1)
+    alike = ~(np.abs(off[:, 0]) > BACK_LIGHTNESS_TOLERANCE) & ~(distance > BACK_COLOUR_TOLERANCE)
+    candidates = np.flatnonzero(alike)  # NaN (outside the photo) stays, and comes last
+    closest = candidates[np.argsort(distance[candidates], kind="stable")][: max(room, 0)]
+    return tuple(backs[i] for i in sorted(closest))
 
 
-def _chroma(image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
-    """(N, 2) CIE a*b* of the mean colour of each triangle's middle (its inner 70%, away from
+def _lab_colours(image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
+    """(N, 3) CIE L*a*b* of the mean colour of each triangle's middle (its inner 70%, away from
     edges, bevels and shadows); NaN for a triangle outside the photo."""
     colour = to_colour(image)
     inner = about_centre(triangles, 0.7)
@@ -792,7 +799,7 @@ def _chroma(image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
         cv2.fillPoly(mask, [np.round(triangle - (left, top)).astype(np.int32)], 1)
         if mask.any():
             means[k] = cv2.mean(colour[window], mask)[:3]
-    return np.where(np.isnan(means[:, :2]), np.nan, _cie_ab(np.nan_to_num(means) / 255))
+    return np.where(np.isnan(means), np.nan, _cie_lab(np.nan_to_num(means) / 255))
 
 
 # sRGB's linear primaries to CIE XYZ, and the D65 white in XYZ (the values OpenCV uses).
@@ -800,15 +807,15 @@ SRGB_TO_XYZ = np.array([[0.412453, 0.357580, 0.180423], [0.212671, 0.715160, 0.0
 D65_WHITE = SRGB_TO_XYZ.sum(1)
 
 
-def _cie_ab(bgr: np.ndarray) -> np.ndarray:
-    """(N, 3) sRGB colours as BGR in 0..1 -> (N, 2) CIE a*b*. Written out for the few colours
+def _cie_lab(bgr: np.ndarray) -> np.ndarray:
+    """(N, 3) sRGB colours as BGR in 0..1 -> (N, 3) CIE L*a*b*. Written out for the few colours
     the reader compares: OpenCV's conversion fills lookup tables on its first call (90 ms of a
     program's first reading) and scikit-image's costs 220 ms of imports."""
     rgb = bgr[:, ::-1]
     linear = np.where(rgb > 0.04045, ((rgb + 0.055) / 1.055) ** 2.4, rgb / 12.92)
     xyz = linear @ SRGB_TO_XYZ.T / D65_WHITE
     f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
-    return np.stack([500 * (f[:, 0] - f[:, 1]), 200 * (f[:, 1] - f[:, 2])], axis=1)
+    return np.stack([116 * f[:, 1] - 16, 500 * (f[:, 0] - f[:, 1]), 200 * (f[:, 1] - f[:, 2])], axis=1)
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:
