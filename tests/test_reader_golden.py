@@ -13,7 +13,7 @@ from PIL import Image
 import vision.reader as reader_module
 from engine.lattice import edge_neighbours
 from service.cli import main
-from vision.evaluate import compare
+from vision.evaluate import board_of, compare
 from vision.find import FirstLook
 from vision.image_io import EXIF_ORIENTATION, decode_image, load_image
 from vision.reader import Reader, looks_alike
@@ -294,6 +294,27 @@ def test_tiles_the_board_tiles_size_are_read_where_a_small_boards_plane_runs_wil
     assert (row["tiles"], row["found"], row["extra"], row["wrong_corners"], row["misplaced"]) == (29, 28, 0, 0, 0)
     monkeypatch.setattr(reader_module, "AS_LARGE_AS_THE_BOARDS", 1.0)  # the plane alone, as before
     assert compare(truth, reader.read(image).to_dict())["found"] == 14
+
+
+def test_tiles_an_arm_cuts_off_join_the_known_board_with_the_tile_added_among_them(reader, monkeypatch):
+    # A studio test photo (2000281, 800x600: white tiles with coloured numbers about 50 pixels a
+    # side, an arm across the board) read as a live game reads it, knowing the board before the
+    # last tile (the earlier photo's truth). Beyond the arm lie three known tiles and the tile
+    # just added: the known ones join the cells the game has them in, the new one beside them.
+    image, truth = _fixture("board_cut_by_an_arm")
+    known = board_of(json.loads((FIXTURES / "board_cut_by_an_arm_before.json").read_text()))
+
+    def judged() -> dict:
+        return compare(truth, {**reader.read(image, known=known).to_dict(), "previous": True})
+
+    row = judged()
+    assert (row["found"], row["extra"], row["wrong_corners"], row["misplaced"], row["score_right"]) == (9, 0, 0, 0, 1)
+    monkeypatch.setattr(reader_module, "_glued_beside", lambda *args: {})  # the known tiles alone
+    row = judged()
+    assert (row["misplaced"], row["score_right"]) == (1, 0)
+    monkeypatch.setattr(reader_module, "_placed_as_known", lambda *args: {})  # as before
+    row = judged()
+    assert (row["misplaced"], row["score_right"]) == (4, 0)
 
 
 def test_a_closer_look_that_breaks_the_tiles_up_is_weighed_against_the_first(reader, monkeypatch):

@@ -23,7 +23,7 @@ from vision.find import (
     split_merged,
     triangularity,
 )
-from vision.lattice import fit_board, fit_lattice
+from vision.lattice import LatticeFit, fit_board, fit_lattice
 from vision.reader import (
     _a_found_tile_across,
     _back_sized,
@@ -34,6 +34,7 @@ from vision.reader import (
     _face_down,
     _lab_colours,
     _like_the_read_tiles,
+    _placed_as_known,
     _readable,
     _Sight,
     _sized_like_the_board,
@@ -704,3 +705,28 @@ def test_a_core_across_cells_is_a_found_tile_of_their_size_not_of_several():
     assert _a_found_tile_across(cell, cell + (8, 5)).tolist() == [True]  # a loose tile lying across
     assert _a_found_tile_across(cell, _triangle((110, 105), 90)[None]).tolist() == [False]  # cores run together
     assert _a_found_tile_across(cell, cell + (200, 0)).tolist() == [False]  # elsewhere
+
+
+def test_loose_tiles_read_as_known_ones_join_the_cells_the_game_has_them_in():
+    # A plane of 40-pixel tiles seen from straight above; the game knows three tiles. The board
+    # read here holds one of them; the others lie loose, cut off from it.
+    side = 40.0
+    plane = np.array([[side, 0, 300], [0, side, 200], [0, 0, 1]], float)
+    fit = LatticeFit([(0, 0)], np.zeros((1, 3, 2)), {}, plane, side)
+
+    def seen(cell, turn=0, shift=(0.0, 0.0), numbers=None, ambiguous=False):
+        corners = np.array([point_xy(p) for p in cell_corners(cell)]) * side + (300, 200) + shift
+        numbers = expected.get(cell, (1, 2, 3)) if numbers is None else numbers
+        turned = tuple(int(n) for n in np.roll(numbers, turn))
+        return ReadTile(None, np.roll(corners, turn, axis=0), turned, (1.0,) * 3, True, ambiguous)
+
+    expected = {(0, 0): (1, 2, 3), (3, 0): (2, 5, 4), (4, 0): (0, 0, 4), (0, 3): (1, 1, 5)}
+    tiles = [
+        replace(seen((0, 0)), cell=(0, 0)),
+        seen((3, 0), turn=1, shift=(12, -9)),  # beyond an arm: the plane puts it a little off
+        seen((4, 0), ambiguous=True),  # read unsurely: left loose
+        seen((0, 3), shift=(3 * side, 0)),  # read as a known tile that lies far from here
+        seen((3, 0), numbers=(1, 2, 3)),  # read as the board's own tile, whose cell is taken
+    ]
+    assert _placed_as_known(tiles, expected, fit) == {1: ((3, 0), 1)}
+    assert _placed_as_known(tiles, expected, replace(fit, homography=None)) == {}

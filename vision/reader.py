@@ -90,6 +90,8 @@ QUIETER_AROUND = 0.5  # the tile added changed its surroundings less than this s
 LOOK_PX = 24  # the side of the patch two photos of one cell are compared in
 KNOWN_AGREEING = 3  # tiles read as a known board has them, in its place, that show it is the board in the photo
 KNOWN_OFF_SHARE = 0.25  # ... while, besides the new tile, at most this share of the tiles read lie off it
+KNOWN_LOOSE_WITHIN = 1.5  # a loose tile read as a known one joins its cell when centred this close to it (sides) ...
+GLUED_MISFIT = 0.3  # ... and a loose tile whose corners lie this close (sides) to a cell beside it joins too
 
 
 @dataclass(frozen=True)
@@ -350,6 +352,13 @@ class Reader:
             up_corners = np.concatenate([up_corners, found_corners])
             up_probabilities = np.concatenate([up_probabilities, found_probabilities])
             read, max_number = read_numbers(up_probabilities, up_corners, up_cells, rules, expected, hints)
+            placed = _placed_as_known(read, expected, fit)
+            if placed:
+                for k, (cell, first) in placed.items():
+                    up_cells[k] = cell
+                    up_corners[k] = np.roll(up_corners[k], -first, axis=0)
+                    up_probabilities[k] = np.roll(up_probabilities[k], -first, axis=0)
+                read, max_number = read_numbers(up_probabilities, up_corners, up_cells, rules, expected, hints)
         read = _beside_the_board(read)
         readable = [_readable(t) for t in read]
         tiles = tuple(t for t, ok in zip(read, readable) if ok)
@@ -665,6 +674,84 @@ def _known_here(
             return sure, hints
     placed = place_known([(p.cell, p.corners) for p in known.sure.placements], probabilities, cells)
     return placed_by(placed[0]) if placed else nothing
+
+
+def _placed_as_known(
+    tiles: Sequence[ReadTile], expected: dict[Cell, tuple[int, int, int]], fit: LatticeFit
+) -> dict[int, tuple[Cell, int]]:
+    """Loose tiles that are tiles of the known board, and the loose tiles glued beside those,
+    with their cells and which of their corners is each cell's first.
+
+    Every tile of a set is unique, so a loose tile read surely as a known one is that tile,
+    lying where the game placed it; the lattice left it loose because it was cut off from the
+    rest (an arm over the board, a missed tile between) or its outline came out rough; not one
+    centred inside a board tile, a second outline of that tile (``_beside_the_board``). It joins
+    that cell when the cell is free in this reading, the board's plane puts it within
+    ``KNOWN_LOOSE_WITHIN`` sides of the tile (a misread tile that happens to read as a known one
+    lies elsewhere) and the tiles read beside that cell show its numbers at the corners they
+    share; of its turns that show the known numbers in cell order, the one whose corners lie
+    nearest the cell's. A tile cut off with known ones is often the one a player just added:
+    ``_glued_beside`` places it by theirs."""
+    if fit.homography is None:
+        return {}
+    where_known = {Tile(*sorted(numbers)): (cell, numbers) for cell, numbers in expected.items()}
+    board = [t for t in tiles if t.cell is not None]
+    taken = {t.cell for t in board}
+    shown = {p: n for t in board for p, n in zip(cell_corners(t.cell), t.numbers)}
+    centres = np.array([t.corners.mean(0) for t in tiles])
+    free = ~inside(centres, _outlines_of(board)).any(1) & np.array([t.cell is None for t in tiles])
+    placed: dict[int, tuple[Cell, int]] = {}
+    for k, tile in enumerate(tiles):
+        if not free[k] or tile.ambiguous or not tile.in_set:
+            continue
+        cell, numbers = where_known.get(Tile(*sorted(tile.numbers)), (None, None))
+        if cell is None or cell in taken:
+            continue
+        if any(shown.get(p, n) != n for p, n in zip(cell_corners(cell), numbers)):
+            continue  # the board read here shows other numbers at the cell's corners
+        there = fit.triangles([cell])[0]
+        if np.linalg.norm(there.mean(0) - centres[k]) > KNOWN_LOOSE_WITHIN * fit.side_px:
+            continue
+        turns = [f for f in range(3) if tuple(np.roll(tile.numbers, -f)) == tuple(numbers)]
+        placed[k] = (cell, min(turns, key=lambda f: _misfit(tile.corners, f, there)))
+        taken.add(cell)
+    loose = [k for k in np.flatnonzero(free) if k not in placed]
+    return {**placed, **_glued_beside(tiles, placed, loose, taken)}
+
+
+def _glued_beside(
+    tiles: Sequence[ReadTile], placed: dict[int, tuple[Cell, int]], loose: list[int], taken: set[Cell]
+) -> dict[int, tuple[Cell, int]]:
+    """Of the ``loose`` tiles, those lying in a free cell beside one of the ``placed`` ones:
+    each placed tile's corners map its cell's lattice points into the photo, and so the cells
+    beside it (locally, as the plane of the whole board may be off beyond an arm); a loose tile
+    whose corners all lie within ``GLUED_MISFIT`` of its side from one such cell's is glued
+    there. Returns their cells and first corners."""
+    glued: dict[int, tuple[Cell, int]] = {}
+    taken = set(taken)
+    for k, (cell, first) in placed.items():
+        corners = np.roll(tiles[k].corners, -first, axis=0).astype(np.float32)
+        lattice = np.array([point_xy(p) for p in cell_corners(cell)], np.float32)
+        to_photo = cv2.getAffineTransform(lattice, corners)
+        side = float(edge_lengths(corners[None]).mean())
+        for beside in edge_neighbours(cell):
+            if beside in taken:
+                continue
+            there = cv2.transform(np.array([[point_xy(p) for p in cell_corners(beside)]], np.float32), to_photo)[0]
+            for j in loose:
+                if j in glued:
+                    continue
+                first_there = min(range(3), key=lambda f: _misfit(tiles[j].corners, f, there))
+                if _misfit(tiles[j].corners, first_there, there) < GLUED_MISFIT * side:
+                    glued[j] = (beside, first_there)
+                    taken.add(beside)
+                    break
+    return glued
+
+
+def _misfit(corners: np.ndarray, first: int, cell: np.ndarray) -> float:
+    """How far (pixels) a tile's corners, taken from its ``first``, lie from a cell's, at worst."""
+    return float(np.linalg.norm(np.roll(corners, -first, axis=0) - cell, axis=1).max())
 
 
 def _beside_the_board(tiles: list[ReadTile]) -> list[ReadTile]:
