@@ -354,6 +354,7 @@ class Reader:
             read, max_number = read_numbers(up_probabilities, up_corners, up_cells, rules, expected, hints)
             placed = _placed_as_known(read, expected, fit)
             if placed:
+                up_cells, up_corners, up_probabilities = list(up_cells), up_corners.copy(), up_probabilities.copy()
                 for k, (cell, first) in placed.items():
                     up_cells[k] = cell
                     up_corners[k] = np.roll(up_corners[k], -first, axis=0)
@@ -699,7 +700,7 @@ def _placed_as_known(
     taken = {t.cell for t in board}
     shown = {p: n for t in board for p, n in zip(cell_corners(t.cell), t.numbers)}
     centres = np.array([t.corners.mean(0) for t in tiles])
-    free = ~inside(centres, _outlines_of(board)).any(1) & np.array([t.cell is None for t in tiles])
+    free = np.array([t.cell is None for t in tiles]) & ~_inside_a_board_tile(tiles)
     placed: dict[int, tuple[Cell, int]] = {}
     for k, tile in enumerate(tiles):
         if not free[k] or tile.ambiguous or not tile.in_set:
@@ -757,12 +758,19 @@ def _misfit(corners: np.ndarray, first: int, cell: np.ndarray) -> float:
 def _beside_the_board(tiles: list[ReadTile]) -> list[ReadTile]:
     """The tiles read but loose ones centred inside a board tile: a fragment of it found twice
     over (tiles lie side by side, not on top of each other), whose reading is no tile's."""
-    board = _outlines_of([t for t in tiles if t.cell is not None])
-    loose = [t.cell is None for t in tiles]
-    if not len(board) or not any(loose):
+    if all(t.cell is not None for t in tiles):
         return tiles
-    centred_inside = inside(np.array([t.corners.mean(0) for t in tiles]), board).any(1)
-    return [t for t, apart, within in zip(tiles, loose, centred_inside) if not (apart and within)]
+    within = _inside_a_board_tile(tiles)
+    return [t for t, inner in zip(tiles, within) if t.cell is not None or not inner]
+
+
+def _inside_a_board_tile(tiles: Sequence[ReadTile]) -> np.ndarray:
+    """(N,) whether each tile's centre lies inside a board tile's outline (a board tile's own
+    centre does, inside itself)."""
+    board = _outlines_of([t for t in tiles if t.cell is not None])
+    if not len(board) or not len(tiles):
+        return np.zeros(len(tiles), bool)
+    return inside(np.array([t.corners.mean(0) for t in tiles]), board).any(1)
 
 
 def _readable(tile: ReadTile) -> bool:
