@@ -452,7 +452,13 @@ def _fit_first_corner(outline: np.ndarray, cell: Cell, homography: np.ndarray) -
     """The outline corner that best takes the cell's first place, and how far (pixels) the
     outline's corners then lie from where the plane puts the cell's, at worst."""
     plane = np.array([[point_xy(p) for p in cell_corners(cell)]], np.float64)
-    expected = cv2.perspectiveTransform(plane, homography)[0]
-    misfit = [np.linalg.norm(np.roll(outline, -first, axis=0) - expected, axis=1).max() for first in range(3)]
-    first = int(np.argmin(misfit))
-    return first, float(misfit[first])
+    return first_corner(outline, cv2.perspectiveTransform(plane, homography)[0])
+
+
+def first_corner(outline: np.ndarray, cell: np.ndarray, turns: Iterable[int] = range(3)) -> tuple[int, float]:
+    """Of the outline corners ``turns`` allows, the one that best takes the first place of a
+    cell seen at ``cell`` ((3, 2) pixels, in cell order), and how far (pixels) the outline's
+    corners then lie from the cell's, at worst."""
+    misfits = {first: float(np.linalg.norm(np.roll(outline, -first, axis=0) - cell, axis=1).max()) for first in turns}
+    first = min(misfits, key=misfits.get)
+    return first, misfits[first]

@@ -45,7 +45,7 @@ from vision.find import (
     inside,
     seen_scale,
 )
-from vision.lattice import LatticeFit, fit_board
+from vision.lattice import LatticeFit, first_corner, fit_board
 from vision.records import Reading, ReadTile, joined_board
 
 FACE_DOWN_BELOW = 0.35  # a tile whose corners look this unlike any number is a blank back
@@ -693,7 +693,7 @@ def _placed_as_known(
     share; of its turns that show the known numbers in cell order, the one whose corners lie
     nearest the cell's. A tile cut off with known ones is often the one a player just added:
     ``_glued_beside`` places it by theirs."""
-    if fit.homography is None:
+    if fit.homography is None or all(t.cell is not None for t in tiles):
         return {}
     where_known = {Tile(*sorted(numbers)): (cell, numbers) for cell, numbers in expected.items()}
     board = [t for t in tiles if t.cell is not None]
@@ -714,7 +714,7 @@ def _placed_as_known(
         if np.linalg.norm(there.mean(0) - centres[k]) > KNOWN_LOOSE_WITHIN * fit.side_px:
             continue
         turns = [f for f in range(3) if tuple(np.roll(tile.numbers, -f)) == tuple(numbers)]
-        placed[k] = (cell, min(turns, key=lambda f: _misfit(tile.corners, f, there)))
+        placed[k] = (cell, first_corner(tile.corners, there, turns)[0])
         taken.add(cell)
     loose = [k for k in np.flatnonzero(free) if k not in placed]
     return {**placed, **_glued_beside(tiles, placed, loose, taken)}
@@ -742,17 +742,12 @@ def _glued_beside(
             for j in loose:
                 if j in glued:
                     continue
-                first_there = min(range(3), key=lambda f: _misfit(tiles[j].corners, f, there))
-                if _misfit(tiles[j].corners, first_there, there) < GLUED_MISFIT * side:
+                first_there, misfit = first_corner(tiles[j].corners, there)
+                if misfit < GLUED_MISFIT * side:
                     glued[j] = (beside, first_there)
                     taken.add(beside)
                     break
     return glued
-
-
-def _misfit(corners: np.ndarray, first: int, cell: np.ndarray) -> float:
-    """How far (pixels) a tile's corners, taken from its ``first``, lie from a cell's, at worst."""
-    return float(np.linalg.norm(np.roll(corners, -first, axis=0) - cell, axis=1).max())
 
 
 def _beside_the_board(tiles: list[ReadTile]) -> list[ReadTile]:
