@@ -310,7 +310,8 @@ class Reader:
         known: _Known | None,
     ) -> _Sight:
         """The finder's outlines read: fit the lattice, classify the corners, complete the
-        board, set backs apart and decode; with a ``known`` board matched to the tiles read,
+        board (and glue it again when that bridges a gap: ``_glued_again``), set backs apart and
+        decode; with a ``known`` board matched to the tiles read,
         decode again expecting its tiles. Outlines the board's plane finds the wrong size to
         read are classified only as backs (``_back_sized``)."""
         fit = fit_board(outlines)
@@ -327,15 +328,16 @@ class Reader:
         probabilities = self.classifier.predict(crops).reshape(-1, 3, NO_NUMBER + 1)
         probabilities, aside_probabilities = probabilities[: len(ordered)], probabilities[len(ordered) :]
         lap("classify")
-        cells = list(fit.cells)
-        for _ in range(COMPLETION_ROUNDS):
-            found_cells, found_corners, found_probabilities = self._complete(image, fit, cells, outlines, first_look)
-            if not found_cells:
-                break
-            cells += found_cells
-            ordered = np.concatenate([ordered, found_corners])
-            probabilities = np.concatenate([probabilities, found_probabilities])
-            outlines = np.concatenate([outlines, found_corners])
+        cells, ordered, probabilities, outlines = self._completed(
+            image, fit, list(fit.cells), ordered, probabilities, outlines, first_look
+        )
+        rejoined = _glued_again(fit, cells, ordered)
+        if rejoined is not None:
+            fit = rejoined
+            probabilities = self.corner_probabilities(image, fit.corners)
+            cells, ordered, probabilities, outlines = self._completed(
+                image, fit, list(fit.cells), fit.corners, probabilities, fit.corners, first_look
+            )
         lap("complete")
         unlike_numbers = _unlike_numbers(probabilities)
         blank = _blank_apart(probabilities, cells, unlike_numbers)
@@ -458,6 +460,19 @@ class Reader:
         shows = _shows(probabilities, [expected[missed[k]] for k in seen])
         return [missed[k] for k in seen[shows]], triangles[seen[shows]], probabilities[shows]
 
+    def _completed(self, image, fit, cells, ordered, probabilities, outlines, first_look):
+        """The board's cells, corners, probabilities and outlines with the tiles ``_complete``
+        finds beside it, in up to ``COMPLETION_ROUNDS`` passes."""
+        for _ in range(COMPLETION_ROUNDS):
+            found_cells, found_corners, found_probabilities = self._complete(image, fit, cells, outlines, first_look)
+            if not found_cells:
+                break
+            cells = cells + found_cells
+            ordered = np.concatenate([ordered, found_corners])
+            probabilities = np.concatenate([probabilities, found_probabilities])
+            outlines = np.concatenate([outlines, found_corners])
+        return cells, ordered, probabilities, outlines
+
     def _complete(self, image, fit, cells, outlines, first_look):
         """Tiles the finder missed: empty cells beside the board whose three corners all read as
         numbers; or, for a cell between tiles of the board (``MISSED_ENCLOSED_BY``), where the
@@ -485,6 +500,20 @@ class Reader:
         )
         keep = np.nonzero(reads_numbers | shows_a_core)[0]
         return [candidates[k] for k in keep], triangles[keep], probabilities[keep]
+
+
+def _glued_again(fit: LatticeFit, cells: list[Cell | None], corners: np.ndarray) -> LatticeFit | None:
+    """The lattice fitted again to the tiles read so far (``corners``: the board's and those
+    ``_complete`` found beside it in cell order, loose outlines as found), when that joins more
+    of them into the board: tiles found beside the board can bridge the gap that missed tiles
+    left between it and a part that glued apart (studio test photo 2000200: three tiles beyond
+    two missed ones, which the plane of the steep board's six other tiles did not put on their
+    cells). None when no tile was found beside the board, none lies loose, or gluing again joins
+    no more."""
+    if len(cells) == len(fit.cells) or None not in cells:
+        return None
+    again = fit_board(corners)
+    return again if again.on_board.sum() > sum(cell is not None for cell in cells) else None
 
 
 def _best_look(sights: Sequence[_Sight]) -> _Sight:
