@@ -78,10 +78,11 @@ def _summary(reading) -> str:
         f"{reading.path}: {len(joined)} tiles on the board, {len(reading.tiles) - len(joined)} loose, "
         f"{len(reading.unread)} unread, {len(reading.face_down)} face down ({reading.timing_ms['total']:.0f} ms)"
     ]
-    for tile in joined:
+    for tile in sorted(reading.tiles, key=lambda t: t.cell is None):  # the board's tiles first
         flag = "" if tile.in_set else "  not in the set"
         flag += "  uncertain" if tile.ambiguous else ""
-        lines.append(f"  {tile.numbers[0]}-{tile.numbers[1]}-{tile.numbers[2]} at {list(tile.cell)}{flag}")
+        loose = "" if tile.cell is not None else "loose "
+        lines.append(f"  {tile.numbers[0]}-{tile.numbers[1]}-{tile.numbers[2]} {loose}{tile.place}{flag}")
     lines += [f"  violation: {v.message}" for v in reading.violations]
     if reading.last_placement:
         result = reading.last_placement

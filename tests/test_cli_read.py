@@ -1,8 +1,11 @@
-"""`triominoes read` refuses bad input with one line and exit status 2, before loading any model."""
+"""`triominoes read` refuses bad input with one line and exit status 2, before loading any model;
+its summary for people."""
 
+import numpy as np
 import pytest
 
-from service.cli import main
+from service.cli import _summary, main
+from vision.records import Reading, ReadTile
 
 
 @pytest.fixture
@@ -31,3 +34,16 @@ def test_bad_input(files, capsys, args, message):
     assert main([a.format(d=files) for a in args]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.count("\n") == 1 and message in captured.err
+
+
+def test_the_summary_lists_loose_tiles_by_where_they_lie_in_the_photo():
+    def tile(cell, corners, ambiguous=False):
+        return ReadTile(
+            cell, np.array(corners, float), (1, 2, 3), (0.99, 0.4 if ambiguous else 0.99, 0.99), True, ambiguous
+        )
+
+    loose = tile(None, [[100, 50], [130, 100], [70, 100]], ambiguous=True)
+    board = tile((0, 0), [[300, 50], [330, 100], [270, 100]])
+    reading = Reading("p.jpg", 640, 480, (loose, board), (), (), (), None, {"total": 5.0})
+    lines = _summary(reading).splitlines()
+    assert lines[1:] == ["  1-2-3 at [0, 0]", "  1-2-3 loose near pixel (100, 83)  uncertain"]

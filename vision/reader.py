@@ -226,7 +226,7 @@ class Reader:
         board = joined_board(tiles)
         violations = tuple(validate_board(board, rules_used))
         notes = [
-            f"corner {i} of the tile at {t.cell} is uncertain ({c:.2f})"
+            f"corner {i} of the {'loose ' if t.cell is None else ''}tile {t.place} is uncertain ({c:.2f})"
             for t in tiles
             if t.ambiguous
             for i, c in enumerate(t.confidences)

@@ -35,6 +35,14 @@ class ReadTile:
     def confidence(self) -> float:
         return min(self.confidences)
 
+    @property
+    def place(self) -> str:
+        """Where the tile lies, for people: its cell, or, loose, its centre in the photo."""
+        if self.cell is not None:
+            return f"at {list(self.cell)}"
+        x, y = self.corners.mean(0)
+        return f"near pixel ({x:.0f}, {y:.0f})"
+
     def to_dict(self) -> dict:
         sorted_rotation = canonical(self.numbers)
         return {
