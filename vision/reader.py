@@ -311,9 +311,9 @@ class Reader:
     ) -> _Sight:
         """The finder's outlines read: fit the lattice, classify the corners, complete the
         board (and glue it again when that bridges a gap: ``_glued_again``), set backs apart and
-        decode; with a ``known`` board matched to the tiles read,
-        decode again expecting its tiles. Outlines the board's plane finds the wrong size to
-        read are classified only as backs (``_back_sized``)."""
+        decode; with a ``known`` board matched to the tiles read, decode again expecting its
+        tiles. Outlines the board's plane finds the wrong size to read are classified only as
+        backs (``_back_sized``)."""
         fit = fit_board(outlines)
         sized = _sized_like_the_board(outlines, fit)
         set_aside = outlines[~sized]
