@@ -11,6 +11,7 @@ import pytest
 from PIL import Image
 
 import vision.reader as reader_module
+import vision.sizes as sizes_module
 from engine.lattice import edge_neighbours
 from service.cli import main
 from vision.evaluate import board_of, compare
@@ -296,7 +297,7 @@ def test_tiles_the_board_tiles_size_are_read_where_a_small_boards_plane_runs_wil
     image, truth = _fixture("board_beyond_a_hand")
     row = compare(truth, reader.read(image).to_dict())
     assert (row["tiles"], row["found"], row["extra"], row["wrong_corners"], row["misplaced"]) == (29, 28, 0, 0, 0)
-    monkeypatch.setattr(reader_module, "AS_LARGE_AS_THE_BOARDS", 1.0)  # the plane alone, as before
+    monkeypatch.setattr(sizes_module, "AS_LARGE_AS_THE_BOARDS", 1.0)  # the plane alone, as before
     assert compare(truth, reader.read(image).to_dict())["found"] == 14
 
 
@@ -342,7 +343,7 @@ def test_backs_the_plane_finds_the_wrong_size_to_read_are_still_backs(reader, mo
     row = compare(truth, reader.read(image).to_dict())
     assert (row["found"], row["extra"], row["wrong_corners"], row["misplaced"]) == (11, 0, 0, 0)
     assert (row["face_down"], row["face_down_found"], row["face_down_extra"]) == (5, 5, 0)
-    monkeypatch.setattr(reader_module, "_back_sized", lambda outlines, fit: outlines[:0])
+    monkeypatch.setattr(reader_module, "back_sized", lambda outlines, fit: outlines[:0])
     # Three are the board tiles' size, so read whatever the plane says (and found blank); the
     # other two are found only among the outlines set aside.
     assert compare(truth, reader.read(image).to_dict())["face_down_found"] == 3

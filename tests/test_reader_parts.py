@@ -12,6 +12,14 @@ from engine.rules import get_rules
 from engine.scoring import judge_placement
 from engine.simulate import random_board
 from models.finder_data import core_map
+from vision.backs import (
+    blank_apart,
+    coloured_like,
+    lab_colours,
+    like_the_read_tiles,
+    lying_face_down,
+    unlike_any_number,
+)
 from vision.find import (
     ZOOM_TO_SIDE,
     FirstLook,
@@ -26,25 +34,18 @@ from vision.find import (
 from vision.lattice import LatticeFit, fit_board, fit_lattice
 from vision.reader import (
     _a_found_tile_across,
-    _back_sized,
     _beside_the_board,
     _best_look,
-    _blank_apart,
-    _coloured_like,
-    _face_down,
-    _lab_colours,
-    _like_the_read_tiles,
     _placed_as_known,
     _readable,
     _Sight,
-    _sized_like_the_board,
-    _unlike_numbers,
     changed_alone,
     frame_map,
     last_placement,
     seen_small,
 )
 from vision.records import ReadTile
+from vision.sizes import back_sized, sized_like_the_board
 
 ANGLES = -np.pi / 2 + np.array([0, 2 * np.pi / 3, 4 * np.pi / 3])
 
@@ -365,11 +366,11 @@ def test_outlines_that_cannot_be_tiles_for_their_size_are_dropped():
     on_board = _photographed_board(side)
     far = [_triangle((80, 80), 8), _triangle((700, 80), side, 0.4), _triangle((80, 500), 3 * side, 1.0)]
     outlines = np.array(on_board + far)
-    keep = _sized_like_the_board(outlines, fit_lattice(outlines))
+    keep = sized_like_the_board(outlines, fit_lattice(outlines))
     assert keep[: len(on_board)].all()
     assert list(keep[len(on_board) :]) == [False, True, False]  # a speck, a loose tile, a cup
     few = np.array(on_board[:3] + far)  # too small a board to size anything by: all stay
-    assert _sized_like_the_board(few, fit_lattice(few)).all()
+    assert sized_like_the_board(few, fit_lattice(few)).all()
 
 
 def test_backs_and_unread_outlines_must_look_like_tiles_beside_the_tiles_read():
@@ -379,15 +380,15 @@ def test_backs_and_unread_outlines_must_look_like_tiles_beside_the_tiles_read():
     backs = (_triangle((80, 80), side), _triangle((700, 80), 1.75 * side), inside_a_tile, _triangle((80, 500), 30, 0.3))
     read = np.array(on_board)
     fit = fit_lattice(np.concatenate([read, np.array(backs)]))
-    kept = _like_the_read_tiles(backs, read, fit)
+    kept = like_the_read_tiles(backs, read, fit)
     assert [any(k is b for k in kept) for b in backs] == [True, False, False, True]  # 1.75x passes the reading's 2x
 
     # Two loose tiles read and no board: their size sizes the backs.
     loose = np.array([_triangle((100, 100), side), _triangle((300, 120), side, 0.5)])
     few_backs = (_triangle((200, 300), side * 1.1, 0.2), _triangle((500, 300), 12))
     lone_fit = fit_lattice(np.concatenate([loose, np.array(few_backs)]))
-    assert _like_the_read_tiles(few_backs, loose, lone_fit) == few_backs[:1]
-    assert _like_the_read_tiles(few_backs, loose[:0], lone_fit) == few_backs  # nothing read: nothing to go by
+    assert like_the_read_tiles(few_backs, loose, lone_fit) == few_backs[:1]
+    assert like_the_read_tiles(few_backs, loose[:0], lone_fit) == few_backs  # nothing read: nothing to go by
 
 
 def test_tiles_and_backs_the_board_tiles_size_are_kept_whatever_its_plane_says_far_away():
@@ -406,19 +407,19 @@ def test_tiles_and_backs_the_board_tiles_size_are_kept_whatever_its_plane_says_f
     wild = replace(fit, homography=fit.homography @ tilt)
     assert np.abs(wild.sides_at(read.mean(1)) / side - 1).max() < 0.25
     assert wild.sides_at(back.mean(0)[None])[0] < side / 2
-    assert _like_the_read_tiles((back,), read, wild) == (back,)
-    assert list(_sized_like_the_board(outlines, wild)[-2:]) == [True, False]
-    assert _like_the_read_tiles((back,), read, fit) == (back,)  # a true plane keeps it too
+    assert like_the_read_tiles((back,), read, wild) == (back,)
+    assert list(sized_like_the_board(outlines, wild)[-2:]) == [True, False]
+    assert like_the_read_tiles((back,), read, fit) == (back,)  # a true plane keeps it too
 
 
 def test_outlines_set_aside_by_size_are_kept_as_possible_backs_only_when_a_backs_size():
     side = 40.0
     on_board = np.array(_photographed_board(side))
     aside = np.array([_triangle((80, 80), side), _triangle((700, 80), 8), _triangle((80, 500), 3 * side, 1.0)])
-    kept = _back_sized(aside, fit_lattice(on_board))
+    kept = back_sized(aside, fit_lattice(on_board))
     assert len(kept) == 1 and np.array_equal(kept[0], aside[0])
-    assert len(_back_sized(aside, fit_lattice(on_board[:3]))) == 0  # no plane to size them by
-    assert len(_back_sized(aside[:0], fit_lattice(on_board))) == 0
+    assert len(back_sized(aside, fit_lattice(on_board[:3]))) == 0  # no plane to size them by
+    assert len(back_sized(aside[:0], fit_lattice(on_board))) == 0
 
 
 def test_one_back_broken_into_fragments_is_one_back():
@@ -432,7 +433,7 @@ def test_one_back_broken_into_fragments_is_one_back():
     cells = [np.array([point_xy(p) for p in cell_corners((col, 0))]) * side + (600, 100) for col in range(3)]
     pile = tuple(c.mean(0) + 0.95 * (c - c.mean(0)) for c in cells)
     fit = fit_lattice(np.concatenate([read, np.array(fragments + pile)]))
-    kept = _like_the_read_tiles(fragments + pile, read, fit)
+    kept = like_the_read_tiles(fragments + pile, read, fit)
     assert len(kept) == 4 and kept[0] is whole and kept[1:] == pile
 
 
@@ -445,9 +446,9 @@ def _corner_probabilities(*numbers: int, sure: float = 0.9) -> np.ndarray:
 
 def _face_down_by_name(tiles: dict) -> dict:
     probabilities = np.array([p for p, _ in tiles.values()])
-    unlike_numbers = _unlike_numbers(probabilities)
-    blank = _blank_apart(probabilities, [cell for _, cell in tiles.values()], unlike_numbers)
-    return dict(zip(tiles, _face_down(unlike_numbers, blank).tolist()))
+    unlike_numbers = unlike_any_number(probabilities)
+    blank = blank_apart(probabilities, [cell for _, cell in tiles.values()], unlike_numbers)
+    return dict(zip(tiles, lying_face_down(unlike_numbers, blank).tolist()))
 
 
 def test_blank_backs_are_told_from_face_up_tiles():
@@ -638,12 +639,12 @@ def test_backs_must_have_the_colour_of_the_tiles_read():
     # A green dot the finder took for a tile reads as blank, like a back, but a back is the same
     # plastic as the faces.
     image, read, ivory_back, green_dot = _ivory_tiles_on_cloth((40, 110, 30))
-    kept = _coloured_like((ivory_back, green_dot), read, image, room=54)
+    kept = coloured_like((ivory_back, green_dot), read, image, room=54)
     assert len(kept) == 1 and np.array_equal(kept[0], ivory_back)
-    assert len(_coloured_like((ivory_back, green_dot), read[:1], image, room=55)) == 2  # one tile: nothing to go by
+    assert len(coloured_like((ivory_back, green_dot), read[:1], image, room=55)) == 2  # one tile: nothing to go by
     # A grey photo still shows the dot far darker than ivory.
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    kept = _coloured_like((ivory_back, green_dot), read, grey, room=54)
+    kept = coloured_like((ivory_back, green_dot), read, grey, room=54)
     assert len(kept) == 1 and np.array_equal(kept[0], ivory_back)
 
 
@@ -655,7 +656,7 @@ def test_backs_must_be_about_as_light_as_the_tiles_read():
     for triangle in read:
         cv2.fillPoly(image, [triangle.astype(np.int32)], (30, 30, 30))
     cv2.fillPoly(image, [black_back.astype(np.int32)], (20, 20, 20))
-    kept = _coloured_like((print_patch, black_back), read, image, room=54)
+    kept = coloured_like((print_patch, black_back), read, image, room=54)
     assert len(kept) == 1 and np.array_equal(kept[0], black_back)
 
 
@@ -663,10 +664,10 @@ def test_no_more_backs_than_the_set_has_tiles_left_the_closest_in_colour():
     # A checked cloth's light square, a little bluer than ivory, passes the colour check: with
     # room in the set for one back, the ivory one stays.
     image, read, ivory_back, check = _ivory_tiles_on_cloth((235, 235, 215))
-    assert len(_coloured_like((check, ivory_back), read, image, room=2)) == 2
-    kept = _coloured_like((check, ivory_back), read, image, room=1)
+    assert len(coloured_like((check, ivory_back), read, image, room=2)) == 2
+    kept = coloured_like((check, ivory_back), read, image, room=1)
     assert len(kept) == 1 and np.array_equal(kept[0], ivory_back)
-    assert _coloured_like((check, ivory_back), read, image, room=0) == ()
+    assert coloured_like((check, ivory_back), read, image, room=0) == ()
 
 
 def test_lab_colours_are_the_cie_l_a_b_of_a_triangles_middle():
@@ -674,7 +675,7 @@ def test_lab_colours_are_the_cie_l_a_b_of_a_triangles_middle():
     image[:, 100:] = (0, 0, 255)  # pure red (BGR) on the right half, white on the left
     up = np.array([[0, -30], [26, 15], [-26, 15]], float)
     white, red, outside = up + (50, 50), up + (150, 50), up + (500, 50)
-    colours = _lab_colours(image, np.array([white, red, outside]))
+    colours = lab_colours(image, np.array([white, red, outside]))
     assert np.allclose(colours[0], (100, 0, 0), atol=0.5)
     assert np.allclose(colours[1], (53.2, 80.1, 67.2), atol=0.5)  # sRGB red is L* 53.2, a* 80.1, b* 67.2
     assert np.isnan(colours[2]).all()

@@ -3,6 +3,7 @@
 For each corner the crop is cut by the affine map that sends the tile's three corners to a
 canonical equilateral triangle standing on that corner. The number there (whose top points to the
 tile's centre) then reads upright, at one size, whatever the tile's turn, size or foreshortening.
+Per-tile work elsewhere (colours, changes between photos) cuts small windows (``window_around``).
 """
 
 from __future__ import annotations
@@ -54,3 +55,12 @@ def corner_crops(image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
             colour, M, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
         )
     return crops.transpose(0, 3, 1, 2)
+
+
+def window_around(polygon: np.ndarray, shape: tuple[int, ...]) -> tuple[tuple[slice, slice], tuple[int, int]]:
+    """The slice of a photo of ``shape`` that holds a (K, 2) polygon, clipped to the photo, and
+    its top-left corner (x, y): small windows keep per-tile work off the whole photo."""
+    height, width = shape[:2]
+    left, top = np.clip(np.floor(polygon.min(0)).astype(int), 0, [width, height])
+    right, bottom = np.clip(np.ceil(polygon.max(0)).astype(int) + 1, 0, [width, height])
+    return np.s_[top:bottom, left:right], (int(left), int(top))

@@ -7,10 +7,11 @@
     reading = reader.read(image, known=board)  # a live game's board: its tiles are expected,
                                            # and the tile added is scored against it
 
-Stages: find tiles -> fit the lattice (dropping outlines the wrong size for a tile there) ->
-cut corner crops -> classify them in one batch -> set face-down tiles apart -> decode with the
-game's constraints -> validate (and score). A close-up, whose tiles are too large for the
-finder, is found and read again with the photo shrunk further.
+Stages: find tiles -> fit the lattice (dropping outlines the wrong size for a tile there:
+``vision.sizes``) -> cut corner crops -> classify them in one batch -> complete the board -> set
+face-down tiles apart (``vision.backs``) -> decode with the game's constraints -> validate (and
+score). A close-up, whose tiles are too large for the finder, is found and read again with the
+photo shrunk further.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.board import Board, PlacedTile, edge_components, validate_board
+from engine.board import Board, PlacedTile, validate_board
 from engine.lattice import Cell, LatticeMap, cell_corners, edge_neighbours, point_xy
 from engine.rules import DEFAULT_PRESET, Rules, get_rules
 from engine.scoring import PlacementResult, judge_placement
@@ -32,7 +33,8 @@ from engine.tiles import LARGE_MAX, STANDARD_MAX, Tile, tile_set
 from models.classes import NO_NUMBER
 from models.classifier import DEFAULT_MODEL, CornerClassifier
 from models.finder_data import READ_LONG_SIDE
-from vision.crops import corner_crops, to_colour, to_grey
+from vision.backs import blank_apart, coloured_like, like_the_read_tiles, lying_face_down, unlike_any_number
+from vision.crops import corner_crops, to_grey, window_around
 from vision.decode import UNSURE_BELOW, decode_in_either_set, place_known
 from vision.find import (
     DEFAULT_FINDER,
@@ -47,9 +49,15 @@ from vision.find import (
 )
 from vision.lattice import LatticeFit, first_corner, fit_board
 from vision.records import Reading, ReadTile, joined_board
+from vision.sizes import (
+    SIZE_TOLERANCE,
+    SIZING_READ_TILES,
+    about_the_size,
+    back_sized,
+    shows_its_plane,
+    sized_like_the_board,
+)
 
-FACE_DOWN_BELOW = 0.35  # a tile whose corners look this unlike any number is a blank back
-SHOWS_A_MARK = 0.5  # a loose tile none of whose corners shows 1 or more this surely shows no mark
 COMPLETION_ROUNDS = 2  # passes looking for missed tiles beside the board
 MISSED_NONE_BELOW = 0.25  # an empty cell beside the board holds a missed tile when no corner reads "none" ...
 MISSED_NUMBER_ABOVE = 0.6  # ... this surely, and every corner reads one number this surely;
@@ -57,14 +65,6 @@ MISSED_ENCLOSED_BY = 2  # or, when it shares edges with this many tiles of the b
 MISSED_CORE_ABOVE = 0.5  # ... when the finder marked a core in its middle this surely ...
 MISSED_CORE_NONE_BELOW = 0.5  # ... and no corner reads "none" this surely
 ONE_TILE_SIZE = 1.6  # an outline within this factor of a cell's side is one tile's; larger, several run together
-SIZE_TOLERANCE = 2.0  # a tile away from the board may look this much smaller or larger than expected
-AS_LARGE_AS_THE_BOARDS = 1.25  # ... and one within this factor of the board's median tile is one, whatever the plane
-SIZING_BOARD = 6  # joined tiles needed before the board's plane sizes the other tiles
-SIZING_READ_TILES = 2  # else, tiles read needed before their size sizes backs and unread outlines
-BACK_SIZE_TOLERANCE = 1.5  # a back or unread outline may look this much smaller or larger than expected
-BACK_COLOUR_TOLERANCE = 30.0  # a back's colour (CIE a*b*) lies this close to the tiles read ...
-BACK_LIGHTNESS_TOLERANCE = 45.0  # ... and its lightness (CIE L*) this close
-SAME_TILE_OVERLAP = 0.1  # outlines (backs, unread) sharing this much of the smaller's area are one tile
 READ_LOOSE_AT_LEAST = 0.5  # a loose tile whose least sure number is read less surely than this is unread
 NEARER_BELOW_SCALE = 0.5  # a photo shrunk this much, its first look joining no board, is looked at ...
 NEARER_WORKING_SIZE = 2 * READ_LONG_SIDE  # ... again shrunk to this long side
@@ -280,7 +280,7 @@ class Reader:
         joins few of its outlines into a board may have broken the tiles into pieces (the grain
         of wooden tiles on a wooden table, whose fragments also made the first look's tiles seem
         small): the first look's own outlines are read too, kept when they join more. Where no
-        board is large enough to show the tiles' size (``_sized_like_the_board``), the tiles
+        board is large enough to show the tiles' size (``sized_like_the_board``), the tiles
         read show it: outlines far from their size (specks of a checked cloth, which pull the
         median side down until neighbours' corners no longer meet) are dropped and the rest
         read again, kept when that joins more tiles into the board."""
@@ -292,9 +292,9 @@ class Reader:
             plain = self._read_outlines(image, first_look.outlines, rules, first_look, lap, known)
             if plain.found > sight.found:
                 sight, outlines = plain, first_look.outlines
-        if _shows_its_plane(sight.fit) or sight.too_close or len(sight.tiles) < SIZING_READ_TILES:
+        if shows_its_plane(sight.fit) or sight.too_close or len(sight.tiles) < SIZING_READ_TILES:
             return sight  # sized by the board already, or a look from farther follows
-        sized = _about_the_size(outlines, np.median(edge_lengths(_outlines_of(sight.tiles)).mean(1)), SIZE_TOLERANCE)
+        sized = about_the_size(outlines, np.median(edge_lengths(_outlines_of(sight.tiles)).mean(1)), SIZE_TOLERANCE)
         if sized.all():
             return sight
         again = self._read_outlines(image, outlines[sized], rules, first_look, lap, known)
@@ -313,14 +313,14 @@ class Reader:
         board (and glue it again when that bridges a gap: ``_glued_again``), set backs apart and
         decode; with a ``known`` board matched to the tiles read, decode again expecting its
         tiles. Outlines the board's plane finds the wrong size to read are classified only as
-        backs (``_back_sized``)."""
+        backs (``back_sized``)."""
         fit = fit_board(outlines)
-        sized = _sized_like_the_board(outlines, fit)
+        sized = sized_like_the_board(outlines, fit)
         set_aside = outlines[~sized]
         if not sized.all():  # fit again: specks of table pattern had set the median tile side
             outlines = outlines[sized]
             fit = fit_board(outlines)
-        set_aside = _back_sized(set_aside, fit)
+        set_aside = back_sized(set_aside, fit)
         ordered = fit.corners
         lap("lattice")
         crops = corner_crops(image, np.concatenate([ordered, set_aside]))
@@ -339,12 +339,12 @@ class Reader:
                 image, fit, list(fit.cells), fit.corners, probabilities, fit.corners, first_look
             )
         lap("complete")
-        unlike_numbers = _unlike_numbers(probabilities)
-        blank = _blank_apart(probabilities, cells, unlike_numbers)
-        down = _face_down(unlike_numbers, blank)
+        unlike_numbers = unlike_any_number(probabilities)
+        blank = blank_apart(probabilities, cells, unlike_numbers)
+        down = lying_face_down(unlike_numbers, blank)
         face_up = np.nonzero(~down)[0]
         face_down = tuple(outlines[i] for i in np.nonzero(down)[0])
-        face_down += tuple(set_aside[_unlike_numbers(aside_probabilities)])
+        face_down += tuple(set_aside[unlike_any_number(aside_probabilities)])
         up_probabilities, up_corners, up_cells = probabilities[face_up], ordered[face_up], [cells[i] for i in face_up]
         read, max_number = read_numbers(up_probabilities, up_corners, up_cells, rules)
         expected, hints = _known_here(known, read, up_probabilities, up_cells)
@@ -368,8 +368,8 @@ class Reader:
         unread = tuple(t.corners for t, ok in zip(read, readable) if not ok)
         read_outlines = _outlines_of(tiles)
         room = len(tile_set(max_number)) - len(tiles)  # a set has no more tiles to lie face down
-        face_down = _coloured_like(_like_the_read_tiles(face_down, read_outlines, fit), read_outlines, image, room)
-        unread = _like_the_read_tiles(unread, read_outlines, fit)
+        face_down = coloured_like(like_the_read_tiles(face_down, read_outlines, fit), read_outlines, image, room)
+        unread = like_the_read_tiles(unread, read_outlines, fit)
         lap("decode")
         sides = edge_lengths(read_outlines).mean(1) * first_look.scale
         tile_side = float(np.median(sides)) if len(sides) else 0.0
@@ -573,15 +573,6 @@ def _in_view(triangles: np.ndarray, image: np.ndarray) -> np.ndarray:
     return ((triangles >= 0) & (triangles < (width, height))).all((1, 2))
 
 
-def _window_around(polygon: np.ndarray, shape: tuple[int, ...]) -> tuple[tuple[slice, slice], tuple[int, int]]:
-    """The slice of a photo of ``shape`` that holds a (K, 2) polygon, clipped to the photo, and
-    its top-left corner (x, y): small windows keep per-tile work off the whole photo."""
-    height, width = shape[:2]
-    left, top = np.clip(np.floor(polygon.min(0)).astype(int), 0, [width, height])
-    right, bottom = np.clip(np.ceil(polygon.max(0)).astype(int) + 1, 0, [width, height])
-    return np.s_[top:bottom, left:right], (int(left), int(top))
-
-
 def changed_alone(earlier: np.ndarray, image: np.ndarray, triangles: np.ndarray) -> int | None:
     """Of (N, 3, 2) tiles that look new in ``image``, taken from where ``earlier`` was (the
     camera kept still), the one whose cell alone changed, or None: its middle changed, and
@@ -603,7 +594,7 @@ def changed_alone(earlier: np.ndarray, image: np.ndarray, triangles: np.ndarray)
     threshold = max(CHANGED_BY, CHANGE_OVER_NOISE * float(np.median(np.abs(shrunk[1] - shrunk[0] - offset))))
     inside, around = np.zeros(len(triangles)), np.zeros(len(triangles))
     for k, triangle in enumerate(triangles):  # one small window per tile
-        window, (left, top) = _window_around(about_centre(triangle, AROUND_OUTER), now.shape)
+        window, (left, top) = window_around(about_centre(triangle, AROUND_OUTER), now.shape)
         earlier_here, now_here = (cv2.GaussianBlur(g[window], (5, 5), 0).astype(np.float32) for g in (before, now))
         changed = np.abs(now_here - earlier_here - offset) > threshold
         middle, cell, outer_mask = (np.zeros(changed.shape, np.uint8) for _ in range(3))
@@ -806,66 +797,6 @@ def _readable(tile: ReadTile) -> bool:
     return tile.cell is not None or tile.confidence >= READ_LOOSE_AT_LEAST
 
 
-def _blank_apart(probabilities: np.ndarray, cells: list, unlike_numbers: np.ndarray) -> np.ndarray:
-    """Tiles none of whose corners shows a mark (1 and up), loose or joined only to such tiles: a
-    pip set's 0 is a blank corner, so the back of a pip tile reads as 0s, like the 0-0-0 tile
-    face up. The set has one 0-0-0 tile and every other tile shows a mark, so joined tiles that
-    all show none are backs touching in the pile, not a board; a blank tile in a board that shows
-    marks is the 0-0-0 played. Tiles that look unlike any number (a back, a hand) join no group."""
-    blank = probabilities[:, :, 1:NO_NUMBER].sum(2).max(1) < SHOWS_A_MARK  # by the likeliest marked corner
-    tiles_at: dict[Cell, list[int]] = {}
-    for t, cell in enumerate(cells):
-        if cell is not None and not unlike_numbers[t]:
-            tiles_at.setdefault(cell, []).append(t)
-    apart = np.ones(len(cells), bool)  # a loose tile is a group of its own
-    for group in edge_components(tiles_at):
-        members = [t for cell in group for t in tiles_at[cell]]
-        apart[members] = blank[members].all()
-    return blank & apart
-
-
-def _unlike_numbers(probabilities: np.ndarray) -> np.ndarray:
-    """Tiles whose corners look unlike any number (a printed back, a hand over the board)."""
-    return 1 - probabilities[:, :, NO_NUMBER].mean(1) < FACE_DOWN_BELOW
-
-
-def _face_down(unlike_numbers: np.ndarray, blank_apart: np.ndarray) -> np.ndarray:
-    """Which tiles show their blank back (or are no tile: a hand over the board): corners that
-    look unlike any number; or, of the rest, blank tiles apart from any board (``_blank_apart``)
-    when there are several (backs come in a pile, and the set has one 0-0-0 tile: a lone one may
-    be that tile, face up)."""
-    blank = blank_apart & ~unlike_numbers
-    return unlike_numbers | (blank if blank.sum() > 1 else False)
-
-
-def _like_the_read_tiles(outlines: tuple[np.ndarray, ...], read: np.ndarray, fit: LatticeFit) -> tuple[np.ndarray, ...]:
-    """The outlines (backs, unread tiles) that could be tiles beside the tiles read: not centred
-    inside a read tile (a fragment of it: tiles lie side by side, not on top of each other) and
-    close to a tile's size there (``_back_sides``; a set's tiles are one size, table patterns cut
-    into triangles mostly are not). Nothing is read from these outlines, so the size check is
-    tighter than the one that decides which outlines are read at all. Outlines overlapping one
-    another are one tile: only one of them is kept."""
-    if not outlines:
-        return outlines
-    candidates = np.array(outlines)
-    centres = candidates.mean(1)
-    keep = ~inside(centres, read).any(1)
-    expected = _back_sides(candidates, fit, read)
-    if expected is not None:
-        keep &= _about_the_size(candidates, expected, BACK_SIZE_TOLERANCE)
-    # One outline per tile: of outlines overlapping one another (a back's grain or glare can
-    # break it into fragments), the one closest to a tile's size is kept, else the largest.
-    sides = edge_lengths(candidates).mean(1)
-    misfit = np.abs(np.log(sides / expected)) if expected is not None else -sides
-    # Only outlines closer than the sum of their circumradii can overlap.
-    may_overlap = np.linalg.norm(centres[:, None] - centres[None], axis=2) < (sides[:, None] + sides[None]) / np.sqrt(3)
-    kept: list[int] = []
-    for i in sorted(np.flatnonzero(keep), key=lambda i: misfit[i]):
-        if all(_overlap(candidates[i], candidates[k]) < SAME_TILE_OVERLAP for k in kept if may_overlap[i, k]):
-            kept.append(i)
-    return tuple(outlines[i] for i in sorted(kept))
-
-
 def _backs_from_farther(chosen: _Sight, later_looks: list[_Sight]) -> tuple[np.ndarray, ...]:
     """The backs the chosen look found, and those the looks taken after the first one from
     farther (a close-up's) found beside its tiles: a close-up's board and its pile are seen best
@@ -879,132 +810,7 @@ def _backs_from_farther(chosen: _Sight, later_looks: list[_Sight]) -> tuple[np.n
     others = tuple(back for sight in farther for back in sight.face_down)
     if not others:
         return chosen.face_down
-    return _like_the_read_tiles(chosen.face_down + others, _outlines_of(chosen.tiles), chosen.fit)
-
-
-def _coloured_like(
-    backs: tuple[np.ndarray, ...], read: np.ndarray, image: np.ndarray, room: int
-) -> tuple[np.ndarray, ...]:
-    """The backs whose colour is the tiles' own: a back is the underside of a tile of the set,
-    the same plastic or wood as the faces read (their median colour, when ``SIZING_READ_TILES``
-    are read). Patches of a patterned cloth that the finder took for tiles and that read as
-    blank mostly are not. Colour is compared by its hue and saturation (CIE a*b*), which the
-    light changes less than brightness, and, more loosely, by its lightness (CIE L*: glare, shade
-    and the faces' own numbers move it some, but a black set's back is never a pale print on the
-    cloth, nor an ivory one a dark spot; in a grey photo it is all there is to go by). The set
-    holds ``room`` more tiles at most, so of more backs than that only the ``room`` closest in
-    colour stay (a checked cloth's light squares, a few a*b* units off ivory, can outnumber the
-    pile many times over)."""
-    if not backs or len(read) < SIZING_READ_TILES:
-        return backs
-    colours = _lab_colours(image, np.concatenate([read, np.array(backs)]))
-    off = colours[len(read) :] - np.nanmedian(colours[: len(read)], axis=0)
-    distance = np.linalg.norm(off[:, 1:], axis=1)
-    alike = ~(np.abs(off[:, 0]) > BACK_LIGHTNESS_TOLERANCE) & ~(distance > BACK_COLOUR_TOLERANCE)
-    candidates = np.flatnonzero(alike)  # NaN (outside the photo) stays, and comes last
-    closest = candidates[np.argsort(distance[candidates], kind="stable")][: max(room, 0)]
-    return tuple(backs[i] for i in sorted(closest))
-
-
-def _lab_colours(image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
-    """(N, 3) CIE L*a*b* of the mean colour of each triangle's middle (its inner 70%, away from
-    edges, bevels and shadows); NaN for a triangle outside the photo."""
-    colour = to_colour(image)
-    inner = about_centre(triangles, 0.7)
-    means = np.full((len(triangles), 3), np.nan, np.float32)
-    for k, triangle in enumerate(inner):  # one small window per triangle
-        window, (left, top) = _window_around(triangle, colour.shape)
-        mask = np.zeros(colour[window].shape[:2], np.uint8)
-        cv2.fillPoly(mask, [np.round(triangle - (left, top)).astype(np.int32)], 1)
-        if mask.any():
-            means[k] = cv2.mean(colour[window], mask)[:3]
-    return np.where(np.isnan(means), np.nan, _cie_lab(np.nan_to_num(means) / 255))
-
-
-# sRGB's linear primaries to CIE XYZ, and the D65 white in XYZ (the values OpenCV uses).
-SRGB_TO_XYZ = np.array([[0.412453, 0.357580, 0.180423], [0.212671, 0.715160, 0.072169], [0.019334, 0.119193, 0.950227]])
-D65_WHITE = SRGB_TO_XYZ.sum(1)
-
-
-def _cie_lab(bgr: np.ndarray) -> np.ndarray:
-    """(N, 3) sRGB colours as BGR in 0..1 -> (N, 3) CIE L*a*b*. Written out for the few colours
-    the reader compares: OpenCV's conversion fills lookup tables on its first call (90 ms of a
-    program's first reading) and scikit-image's costs 220 ms of imports."""
-    rgb = bgr[:, ::-1]
-    linear = np.where(rgb > 0.04045, ((rgb + 0.055) / 1.055) ** 2.4, rgb / 12.92)
-    xyz = linear @ SRGB_TO_XYZ.T / D65_WHITE
-    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
-    return np.stack([116 * f[:, 1] - 16, 500 * (f[:, 0] - f[:, 1]), 200 * (f[:, 1] - f[:, 2])], axis=1)
-
-
-def _overlap(a: np.ndarray, b: np.ndarray) -> float:
-    """The area two triangles share, as a share of the smaller one's."""
-    a, b = a.astype(np.float32), b.astype(np.float32)
-    shared, _ = cv2.intersectConvexConvex(a, b)
-    smaller = min(abs(cv2.contourArea(a)), abs(cv2.contourArea(b)))
-    return shared / smaller if smaller > 0 else 1.0
-
-
-def _sized_like_the_board(outlines: np.ndarray, fit: LatticeFit) -> np.ndarray:
-    """Which outlines could be tiles: all tiles of a set are one size on the table, so away from
-    the board an outline far smaller or larger than a tile would be there (table patterns,
-    cups, racks) is dropped. One about the size of the board's own tiles stays whatever the
-    plane says: fitted to a small board, the plane can run wild a few board widths away.
-    Without a board large enough to show its plane, every outline stays."""
-    expected = _board_sides(outlines, fit)
-    if expected is None:
-        return np.ones(len(outlines), bool)
-    board_side = np.median(edge_lengths(outlines[fit.on_board]).mean(1))
-    return (
-        fit.on_board
-        | _about_the_size(outlines, expected, SIZE_TOLERANCE)
-        | _about_the_size(outlines, board_side, AS_LARGE_AS_THE_BOARDS)
-    )
-
-
-def _back_sized(outlines: np.ndarray, fit: LatticeFit) -> np.ndarray:
-    """Of the outlines the board's plane finds the wrong size to read, those the size of a back
-    there (``_back_sides``, before any tile is read): a back they may be, when no corner shows a
-    number."""
-    expected = _back_sides(outlines, fit, np.zeros((0, 3, 2))) if len(outlines) else None
-    if expected is None:
-        return outlines[:0]
-    return outlines[_about_the_size(outlines, expected, BACK_SIZE_TOLERANCE)]
-
-
-def _back_sides(outlines: np.ndarray, fit: LatticeFit, read: np.ndarray) -> np.ndarray | float | None:
-    """The side a back or an unread tile would show where each outline lies: the board's plane's
-    (``_board_sides``) where the board can show it, no smaller than the board's smallest tile nor
-    larger than its largest; else the median side of the tiles ``read`` (two or more); else None.
-    The plane's change of scale is fitted to a few rough corners, and far from the board it can
-    run wild either way (test views as phone photos: backs 128-148 pixels a side put at 196-273,
-    in another 89-120 at 54-84). The bound serves these outlines, which nothing is read from, not
-    the outlines to read: there it admitted the numbers' fragments beside a steep board, read as
-    extra tiles."""
-    sides = _board_sides(outlines, fit)
-    if sides is not None:
-        board = edge_lengths(fit.corners[fit.on_board]).mean(1)
-        return np.clip(sides, board.min(), board.max())
-    if len(read) >= SIZING_READ_TILES:
-        return float(np.median(edge_lengths(read).mean(1)))
-    return None
-
-
-def _board_sides(outlines: np.ndarray, fit: LatticeFit) -> np.ndarray | None:
-    """The side a tile would show where each outline lies, by the board's plane; None without
-    a board large enough to show it."""
-    return fit.sides_at(outlines.mean(1)) if _shows_its_plane(fit) else None
-
-
-def _shows_its_plane(fit: LatticeFit) -> bool:
-    """Whether the board is large enough (``SIZING_BOARD``) for its plane to size the tiles."""
-    return fit.on_board.sum() >= SIZING_BOARD
-
-
-def _about_the_size(outlines: np.ndarray, expected, tolerance: float) -> np.ndarray:
-    """Which outlines' mean side lies within ``tolerance`` (a factor) of the ``expected`` side."""
-    ratio = edge_lengths(outlines).mean(1) / expected
-    return (ratio > 1 / tolerance) & (ratio < tolerance)
+    return like_the_read_tiles(chosen.face_down + others, _outlines_of(chosen.tiles), chosen.fit)
 
 
 def frame_map(previous: Board, current: Board) -> LatticeMap | None:

@@ -1,0 +1,144 @@
+"""Face-down tiles: which outlines show a back rather than numbers, and which backs to believe (a
+set's backs are its tiles' size and colour, and no more of them than the set has tiles left)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from engine.board import edge_components
+from engine.lattice import Cell
+from models.classes import NO_NUMBER
+from vision.crops import to_colour, window_around
+from vision.find import about_centre, edge_lengths, inside
+from vision.lattice import LatticeFit
+from vision.sizes import BACK_SIZE_TOLERANCE, SIZING_READ_TILES, about_the_size, back_sides
+
+FACE_DOWN_BELOW = 0.35  # a tile whose corners look this unlike any number is a blank back
+SHOWS_A_MARK = 0.5  # a loose tile none of whose corners shows 1 or more this surely shows no mark
+BACK_COLOUR_TOLERANCE = 30.0  # a back's colour (CIE a*b*) lies this close to the tiles read ...
+BACK_LIGHTNESS_TOLERANCE = 45.0  # ... and its lightness (CIE L*) this close
+SAME_TILE_OVERLAP = 0.1  # outlines (backs, unread) sharing this much of the smaller's area are one tile
+
+
+def unlike_any_number(probabilities: np.ndarray) -> np.ndarray:
+    """Tiles whose corners look unlike any number (a printed back, a hand over the board)."""
+    return 1 - probabilities[:, :, NO_NUMBER].mean(1) < FACE_DOWN_BELOW
+
+
+def blank_apart(probabilities: np.ndarray, cells: list[Cell | None], unlike_numbers: np.ndarray) -> np.ndarray:
+    """Tiles none of whose corners shows a mark (1 and up), loose or joined only to such tiles: a
+    pip set's 0 is a blank corner, so the back of a pip tile reads as 0s, like the 0-0-0 tile
+    face up. The set has one 0-0-0 tile and every other tile shows a mark, so joined tiles that
+    all show none are backs touching in the pile, not a board; a blank tile in a board that shows
+    marks is the 0-0-0 played. Tiles that look unlike any number (a back, a hand) join no group."""
+    blank = probabilities[:, :, 1:NO_NUMBER].sum(2).max(1) < SHOWS_A_MARK  # by the likeliest marked corner
+    tiles_at: dict[Cell, list[int]] = {}
+    for t, cell in enumerate(cells):
+        if cell is not None and not unlike_numbers[t]:
+            tiles_at.setdefault(cell, []).append(t)
+    apart = np.ones(len(cells), bool)  # a loose tile is a group of its own
+    for group in edge_components(tiles_at):
+        members = [t for cell in group for t in tiles_at[cell]]
+        apart[members] = blank[members].all()
+    return blank & apart
+
+
+def lying_face_down(unlike_numbers: np.ndarray, blank_apart: np.ndarray) -> np.ndarray:
+    """Which tiles show their blank back (or are no tile: a hand over the board): corners that
+    look unlike any number; or, of the rest, blank tiles apart from any board (``blank_apart``)
+    when there are several (backs come in a pile, and the set has one 0-0-0 tile: a lone one may
+    be that tile, face up)."""
+    blank = blank_apart & ~unlike_numbers
+    return unlike_numbers | (blank if blank.sum() > 1 else False)
+
+
+def like_the_read_tiles(outlines: tuple[np.ndarray, ...], read: np.ndarray, fit: LatticeFit) -> tuple[np.ndarray, ...]:
+    """The outlines (backs, unread tiles) that could be tiles beside the tiles read: not centred
+    inside a read tile (a fragment of it: tiles lie side by side, not on top of each other) and
+    close to a tile's size there (``back_sides``; a set's tiles are one size, table patterns cut
+    into triangles mostly are not). Nothing is read from these outlines, so the size check is
+    tighter than the one that decides which outlines are read at all. Outlines overlapping one
+    another are one tile: only one of them is kept."""
+    if not outlines:
+        return outlines
+    candidates = np.array(outlines)
+    centres = candidates.mean(1)
+    keep = ~inside(centres, read).any(1)
+    expected = back_sides(candidates, fit, read)
+    if expected is not None:
+        keep &= about_the_size(candidates, expected, BACK_SIZE_TOLERANCE)
+    # One outline per tile: of outlines overlapping one another (a back's grain or glare can
+    # break it into fragments), the one closest to a tile's size is kept, else the largest.
+    sides = edge_lengths(candidates).mean(1)
+    misfit = np.abs(np.log(sides / expected)) if expected is not None else -sides
+    # Only outlines closer than the sum of their circumradii can overlap.
+    may_overlap = np.linalg.norm(centres[:, None] - centres[None], axis=2) < (sides[:, None] + sides[None]) / np.sqrt(3)
+    kept: list[int] = []
+    for i in sorted(np.flatnonzero(keep), key=lambda i: misfit[i]):
+        if all(_overlap(candidates[i], candidates[k]) < SAME_TILE_OVERLAP for k in kept if may_overlap[i, k]):
+            kept.append(i)
+    return tuple(outlines[i] for i in sorted(kept))
+
+
+def coloured_like(
+    backs: tuple[np.ndarray, ...], read: np.ndarray, image: np.ndarray, room: int
+) -> tuple[np.ndarray, ...]:
+    """The backs whose colour is the tiles' own: a back is the underside of a tile of the set,
+    the same plastic or wood as the faces read (their median colour, when ``SIZING_READ_TILES``
+    are read). Patches of a patterned cloth that the finder took for tiles and that read as
+    blank mostly are not. Colour is compared by its hue and saturation (CIE a*b*), which the
+    light changes less than brightness, and, more loosely, by its lightness (CIE L*: glare, shade
+    and the faces' own numbers move it some, but a black set's back is never a pale print on the
+    cloth, nor an ivory one a dark spot; in a grey photo it is all there is to go by). The set
+    holds ``room`` more tiles at most, so of more backs than that only the ``room`` closest in
+    colour stay (a checked cloth's light squares, a few a*b* units off ivory, can outnumber the
+    pile many times over)."""
+    if not backs or len(read) < SIZING_READ_TILES:
+        return backs
+    colours = lab_colours(image, np.concatenate([read, np.array(backs)]))
+    off = colours[len(read) :] - np.nanmedian(colours[: len(read)], axis=0)
+    distance = np.linalg.norm(off[:, 1:], axis=1)
+    alike = ~(np.abs(off[:, 0]) > BACK_LIGHTNESS_TOLERANCE) & ~(distance > BACK_COLOUR_TOLERANCE)
+    candidates = np.flatnonzero(alike)  # NaN (outside the photo) stays, and comes last
+    closest = candidates[np.argsort(distance[candidates], kind="stable")][: max(room, 0)]
+    return tuple(backs[i] for i in sorted(closest))
+
+
+def lab_colours(image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
+    """(N, 3) CIE L*a*b* of the mean colour of each triangle's middle (its inner 70%, away from
+    edges, bevels and shadows); NaN for a triangle outside the photo."""
+    colour = to_colour(image)
+    inner = about_centre(triangles, 0.7)
+    means = np.full((len(triangles), 3), np.nan, np.float32)
+    for k, triangle in enumerate(inner):  # one small window per triangle
+        window, (left, top) = window_around(triangle, colour.shape)
+        mask = np.zeros(colour[window].shape[:2], np.uint8)
+        cv2.fillPoly(mask, [np.round(triangle - (left, top)).astype(np.int32)], 1)
+        if mask.any():
+            means[k] = cv2.mean(colour[window], mask)[:3]
+    return np.where(np.isnan(means), np.nan, _cie_lab(np.nan_to_num(means) / 255))
+
+
+# sRGB's linear primaries to CIE XYZ, and the D65 white in XYZ (the values OpenCV uses).
+SRGB_TO_XYZ = np.array([[0.412453, 0.357580, 0.180423], [0.212671, 0.715160, 0.072169], [0.019334, 0.119193, 0.950227]])
+D65_WHITE = SRGB_TO_XYZ.sum(1)
+
+
+def _cie_lab(bgr: np.ndarray) -> np.ndarray:
+    """(N, 3) sRGB colours as BGR in 0..1 -> (N, 3) CIE L*a*b*. Written out for the few colours
+    the reader compares: OpenCV's conversion fills lookup tables on its first call (90 ms of a
+    program's first reading) and scikit-image's costs 220 ms of imports."""
+    rgb = bgr[:, ::-1]
+    linear = np.where(rgb > 0.04045, ((rgb + 0.055) / 1.055) ** 2.4, rgb / 12.92)
+    xyz = linear @ SRGB_TO_XYZ.T / D65_WHITE
+    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
+    return np.stack([116 * f[:, 1] - 16, 500 * (f[:, 0] - f[:, 1]), 200 * (f[:, 1] - f[:, 2])], axis=1)
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """The area two triangles share, as a share of the smaller one's."""
+    a, b = a.astype(np.float32), b.astype(np.float32)
+    shared, _ = cv2.intersectConvexConvex(a, b)
+    smaller = min(abs(cv2.contourArea(a)), abs(cv2.contourArea(b)))
+    return shared / smaller if smaller > 0 else 1.0
