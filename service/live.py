@@ -45,8 +45,8 @@ from engine.game import GameState, IllegalEvent, Place, advance
 from engine.lattice import Cell
 from engine.rules import Rules
 from engine.tiles import Tile, canonical, format_corners
+from vision.added import frame_map
 from vision.crops import to_grey
-from vision.reader import frame_map
 
 Status = Literal["moving", "settling", "in_sync", "covered", "placed", "corrected", "out_of_sync", "round_over"]
 Need = Literal["moving", "unchanged", "read"]

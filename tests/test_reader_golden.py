@@ -14,10 +14,11 @@ import vision.reader as reader_module
 import vision.sizes as sizes_module
 from engine.lattice import edge_neighbours
 from service.cli import main
+from vision.added import looks_alike
 from vision.evaluate import board_of, compare
 from vision.find import FirstLook
 from vision.image_io import EXIF_ORIENTATION, decode_image, load_image
-from vision.reader import Reader, looks_alike
+from vision.reader import Reader
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -146,7 +147,7 @@ def test_tiles_the_earlier_photo_missed_are_found_there_when_the_camera_kept_sti
     # off here.)
     monkeypatch.setattr(reader_module, "_glued_again", lambda *args: None)
     assert _placement_right(reader, "board_kept_still") == 1
-    monkeypatch.setattr(reader_module, "_kept_still", lambda *args: False)
+    monkeypatch.setattr(reader_module, "camera_kept_still", lambda *args: False)
     assert _placement_right(reader, "board_kept_still") == 0
 
 

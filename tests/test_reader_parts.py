@@ -12,6 +12,7 @@ from engine.rules import get_rules
 from engine.scoring import judge_placement
 from engine.simulate import random_board
 from models.finder_data import core_map
+from vision.added import changed_alone, frame_map, last_placement
 from vision.backs import (
     blank_apart,
     coloured_like,
@@ -39,9 +40,6 @@ from vision.reader import (
     _placed_as_known,
     _readable,
     _Sight,
-    changed_alone,
-    frame_map,
-    last_placement,
     seen_small,
 )
 from vision.records import ReadTile

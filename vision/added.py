@@ -1,0 +1,177 @@
+"""The tile added since an earlier photo: the two photos' lattice frames matched by the tiles both
+show, the tile in a cell the earlier photo had empty, and, where several look new, the pixels
+of two photos taken from one place compared in their cells."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+
+import cv2
+import numpy as np
+
+from engine.board import Board, PlacedTile
+from engine.lattice import Cell, LatticeMap
+from engine.rules import Rules
+from engine.scoring import PlacementResult, judge_placement
+from engine.tiles import Tile
+from vision.crops import to_grey, window_around
+from vision.find import about_centre, edge_lengths
+from vision.records import ReadTile
+
+LOOK_AGAIN_TILES = 3  # board tiles of the previous photo needed to put a cell there by their plane
+STILL_SHIFT = 0.1  # tiles of both photos this close (tile sides) show a camera kept still
+CHANGED_BY = 20  # a pixel of two photos from one place changed by more grey levels than this ...
+CHANGE_OVER_NOISE = 4.0  # ... or than this many times the photos' median difference (past their shift)
+CHANGE_NOISE_PX = 640  # the photos are compared whole shrunk to this long side, for that median
+CELL_MIDDLE = 0.8  # a cell's middle: its triangle shrunk this much about its centre ...
+CELL_CHANGED = 0.2  # ... changed when this share of its pixels did
+AROUND_INNER, AROUND_OUTER = 1.15, 2.0  # around a cell: between its triangle grown these much
+QUIETER_AROUND = 0.5  # the tile added changed its surroundings less than this share of any other's
+LOOK_PX = 24  # the side of the patch two photos of one cell are compared in
+
+# A judge of the tiles that look new (the frame map, the new tiles): the cells the earlier photo shows after all.
+ShownBefore = Callable[[LatticeMap, list[PlacedTile]], Collection[Cell]]
+
+
+def frame_map(previous: Board, current: Board) -> LatticeMap | None:
+    """The lattice symmetry taking the previous photo's frame to this one's, found from the tiles
+    both photos show (each photo picks its own frame)."""
+    votes: dict[LatticeMap, int] = {}
+    for placed in previous.placements:
+        now = current.by_tile.get(placed.tile)
+        if now is None:
+            continue
+        for rotation in range(6):
+            cell, corners = LatticeMap(rotation).corners(placed.cell, placed.corners)
+            dm, dk = now.cell[0] - cell[0], now.cell[1] - cell[1]
+            if (dm + dk) % 2 == 0 and corners == now.corners:
+                mapping = LatticeMap(rotation, dm, dk)
+                votes[mapping] = votes.get(mapping, 0) + 1
+    return max(votes, key=votes.get) if votes else None
+
+
+def last_placement(
+    previous: Board,
+    current: Board,
+    rules: Rules,
+    loose_before: Collection[Tile] = (),
+    shown_before: ShownBefore | None = None,
+    previous_is_known: bool = False,
+) -> tuple[PlacementResult | None, str | None]:
+    """The one tile added since the previous photo, judged against the rest; or a note why not.
+
+    A tile is new where the previous photo had no tile in its cell: a tile misread in one of the
+    photos keeps its cell, so it is not taken for a new one. Of several new tiles, those the
+    previous photo showed lying off the board (``loose_before``: a lone opening tile has no
+    lattice to sit on) were there already, and so were those that ``shown_before`` (given the
+    frame map and the new tiles, in this photo's frame) says the previous photo shows after all.
+    Of those still left, a reading no set holds or a tile already on the board is not the one a
+    player added (the finder's phantom in a bay of three tiles reads the numbers its neighbours
+    show there, rarely a new set tile); only last, as a misread tile of the previous photo's
+    reading can share the new tile's numbers, and only for a tile that is then legal.
+    Tiles the previous photo could not see (under a hand, past the frame's edge) look new too:
+    then no tile is scored, rather than a guess.
+    ``previous_is_known``: the previous board is the game's own (every tile placed and scored),
+    so the added tile is judged against it rather than against this photo's other tiles, which
+    can hold a phantom beside it or miss a neighbour under a hand."""
+    mapping = frame_map(previous, current) if len(previous) else LatticeMap()
+    if mapping is None:
+        return None, "the previous photo's tiles cannot be matched to this one"
+    earlier = {mapping.cell(p.cell) for p in previous.placements}
+    new = [p for p in current.placements if p.cell not in earlier]
+    if len(new) > 1:
+        new = [p for p in new if p.tile not in loose_before] or new
+    if len(new) > 1 and shown_before is not None:
+        there = shown_before(mapping, new)
+        new = [p for p in new if p.cell not in there] or new
+    looked_new = len(new)
+    if len(new) > 1:
+        new = [p for p in new if p.tile is not None and p.tile not in previous.by_tile] or new
+    if len(new) != 1:
+        return None, f"{len(new)} tiles were added since the previous photo, not one"
+    gone = len(earlier - {p.cell for p in current.placements})
+    note = f"{gone} tiles of the previous photo are missing" if gone else None
+    if previous_is_known:
+        before = previous.moved(mapping)
+    else:
+        before = Board(tuple(p for p in current.placements if p is not new[0]))
+    result = judge_placement(before, new[0], rules)
+    if looked_new > 1 and not result.legal:  # the others set aside: then only a legal tile is worth a score
+        return None, f"{looked_new} tiles were added since the previous photo, not one"
+    return result, note
+
+
+def camera_kept_still(board: Sequence[ReadTile], here: dict[Cell, np.ndarray], mapping: LatticeMap) -> bool:
+    """Whether the camera kept still between two photos: the tiles both read on the board
+    (``board`` of the earlier photo, ``here`` this one's corners by cell, ``mapping`` from the
+    earlier frame to this one) lie where they lay, within ``STILL_SHIFT`` of a side."""
+    pairs = [(t.corners, here[cell]) for t in board if (cell := mapping.cell(t.cell)) in here]
+    if len(pairs) < LOOK_AGAIN_TILES:
+        return False
+    before, now = (np.array(side, np.float64) for side in zip(*pairs))
+    shift = np.linalg.norm(before.mean(1) - now.mean(1), axis=1)
+    return bool(np.median(shift) < STILL_SHIFT * np.median(edge_lengths(now)))
+
+
+def changed_alone(earlier: np.ndarray, image: np.ndarray, triangles: np.ndarray) -> int | None:
+    """Of (N, 3, 2) tiles that look new in ``image``, taken from where ``earlier`` was (the
+    camera kept still), the one whose cell alone changed, or None: its middle changed, and
+    around it the photo changed less than ``QUIETER_AROUND`` times as much as in its middle and
+    as around any other whose middle changed. A tile a player added changes the photo in its
+    own cell; a tile that a hand, a sleeve or a cup hid in the earlier photo changes around it
+    too, where that thing moved away; a tile whose middle did not change lay there in both
+    photos (one past the frame's edge, which the earlier photo's reading left out), so it is no
+    rival. A pixel counts as changed when it moved more than ``CHANGED_BY`` grey levels (more in
+    noisy photos) past the shift the whole photo took (the light, the camera's exposure)."""
+    if earlier.shape != image.shape:
+        return None
+    before, now = (to_grey(photo) for photo in (earlier, image))
+    small = min(1.0, CHANGE_NOISE_PX / max(now.shape))
+    shrunk = [
+        cv2.resize(g, None, fx=small, fy=small, interpolation=cv2.INTER_AREA).astype(np.float32) for g in (before, now)
+    ]
+    offset = float(np.median(shrunk[1] - shrunk[0]))  # the light or the exposure changed everywhere
+    threshold = max(CHANGED_BY, CHANGE_OVER_NOISE * float(np.median(np.abs(shrunk[1] - shrunk[0] - offset))))
+    inside, around = np.zeros(len(triangles)), np.zeros(len(triangles))
+    for k, triangle in enumerate(triangles):  # one small window per tile
+        window, (left, top) = window_around(about_centre(triangle, AROUND_OUTER), now.shape)
+        earlier_here, now_here = (cv2.GaussianBlur(g[window], (5, 5), 0).astype(np.float32) for g in (before, now))
+        changed = np.abs(now_here - earlier_here - offset) > threshold
+        middle, cell, outer_mask = (np.zeros(changed.shape, np.uint8) for _ in range(3))
+        for mask, scale in ((middle, CELL_MIDDLE), (cell, AROUND_INNER), (outer_mask, AROUND_OUTER)):
+            cv2.fillPoly(mask, [np.round(about_centre(triangle, scale) - (left, top)).astype(np.int32)], 1)
+        ring = (outer_mask > 0) & (cell == 0)
+        inside[k] = changed[middle > 0].mean() if middle.any() else 0.0
+        around[k] = changed[ring].mean() if ring.any() else 1.0
+    candidates = np.nonzero(inside >= CELL_CHANGED)[0]
+    if not len(candidates):
+        return None
+    best = candidates[np.argmin(around[candidates])]
+    quieter_than = np.append(around[candidates[candidates != best]], inside[best])
+    return int(best) if around[best] < QUIETER_AROUND * quieter_than.min() else None
+
+
+def looks_alike(
+    earlier: np.ndarray, triangles_before: np.ndarray, image: np.ndarray, triangles: np.ndarray
+) -> np.ndarray:
+    """(N,) how alike two photos look inside matching (N, 3, 2) triangles: the normalised
+    correlation of their grey middles (the inner 75%, away from edges and neighbours' shadows),
+    each warped corner to corner onto one patch. Near 1 for the same tile, whatever the light;
+    near 0 for a tile against bare table or a hand."""
+    canvas = np.float32([[LOOK_PX / 2, 1], [LOOK_PX - 1, LOOK_PX - 2], [1, LOOK_PX - 2]])
+    middle = about_centre(canvas, 0.75)
+    mask = np.zeros((LOOK_PX, LOOK_PX), np.uint8)
+    cv2.fillPoly(mask, [np.round(middle).astype(np.int32)], 1)
+
+    def middles(photo: np.ndarray, corners: np.ndarray) -> np.ndarray:
+        grey = to_grey(photo)
+        flags = cv2.INTER_AREA | cv2.WARP_INVERSE_MAP
+        warped = [
+            cv2.warpAffine(grey, cv2.getAffineTransform(canvas, np.float32(c)), (LOOK_PX, LOOK_PX), flags=flags)
+            for c in corners
+        ]
+        values = np.array(warped, np.float32).reshape(len(corners), LOOK_PX, LOOK_PX)[:, mask.astype(bool)]
+        return values - values.mean(1, keepdims=True)
+
+    a, b = middles(earlier, triangles_before), middles(image, triangles)
+    return (a * b).sum(1) / (np.sqrt((a * a).sum(1) * (b * b).sum(1)) + 1e-6)
