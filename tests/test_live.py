@@ -12,7 +12,7 @@ from engine.game import Game, IllegalEvent, Place, advance
 from engine.lattice import Cell, LatticeMap, edge_neighbours
 from engine.rules import get_rules
 from engine.simulate import random_board
-from engine.tiles import tile_set
+from engine.tiles import rotations, tile_set
 from service.live import GameRecord, LiveSettings, LiveTable, TableView, changed_pixels, judge_view, thumbnail
 
 RULES = get_rules("pressman-us")
@@ -123,10 +123,7 @@ def legal_tiles(board: Board, cell: Cell) -> list[PlacedTile]:
     """Every tile, turned every way, that the rules allow in ``cell`` beside ``board``."""
     used = {p.tile for p in board.placements}
     turned = (
-        PlacedTile(cell, tile.numbers[turn:] + tile.numbers[:turn])
-        for tile in tile_set(5)
-        if tile not in used
-        for turn in range(3)
+        PlacedTile(cell, turned) for tile in tile_set(5) if tile not in used for turned in rotations(tile.numbers)
     )
     return [placed for placed in turned if not check_placement(board, placed, RULES)]
 

@@ -28,7 +28,7 @@ import numpy as np
 from engine.board import Board, PlacedTile, validate_board
 from engine.lattice import Cell, LatticeMap, cell_corners, edge_neighbours, point_xy
 from engine.rules import DEFAULT_PRESET, Rules, get_rules
-from engine.tiles import LARGE_MAX, STANDARD_MAX, Tile, tile_set
+from engine.tiles import LARGE_MAX, STANDARD_MAX, canonical, rotations, tile_set
 from models.classes import NO_NUMBER
 from models.classifier import DEFAULT_MODEL, CornerClassifier
 from models.finder_data import READ_LONG_SIDE
@@ -636,7 +636,7 @@ def _placed_as_known(
     ``_glued_beside`` places it by theirs."""
     if fit.homography is None or all(t.cell is not None for t in tiles):
         return {}
-    where_known = {Tile(*sorted(numbers)): (cell, numbers) for cell, numbers in expected.items()}
+    where_known = {canonical(numbers): (cell, numbers) for cell, numbers in expected.items()}
     board = [t for t in tiles if t.cell is not None]
     taken = {t.cell for t in board}
     shown = {p: n for t in board for p, n in zip(cell_corners(t.cell), t.numbers)}
@@ -646,7 +646,7 @@ def _placed_as_known(
     for k, tile in enumerate(tiles):
         if not free[k] or tile.ambiguous or not tile.in_set:
             continue
-        cell, numbers = where_known.get(Tile(*sorted(tile.numbers)), (None, None))
+        cell, numbers = where_known.get(canonical(tile.numbers), (None, None))
         if cell is None or cell in taken:
             continue
         if any(shown.get(p, n) != n for p, n in zip(cell_corners(cell), numbers)):
@@ -654,7 +654,7 @@ def _placed_as_known(
         there = fit.triangles([cell])[0]
         if np.linalg.norm(there.mean(0) - centres[k]) > KNOWN_LOOSE_WITHIN * fit.side_px:
             continue
-        turns = [f for f in range(3) if tuple(np.roll(tile.numbers, -f)) == tuple(numbers)]
+        turns = [f for f, turned in enumerate(rotations(tile.numbers)) if turned == tuple(numbers)]
         placed[k] = (cell, first_corner(tile.corners, there, turns)[0])
         taken.add(cell)
     loose = [k for k in np.flatnonzero(free) if k not in placed]
