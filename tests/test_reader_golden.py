@@ -423,3 +423,19 @@ def test_tiles_found_beside_the_board_join_the_part_that_glued_apart_beyond_them
     monkeypatch.setattr(reader_module, "_glued_again", lambda *args: None)  # as before
     row = compare(truth, reader.read(image).to_dict())
     assert (row["found"], row["misplaced"]) == (11, 3)
+
+
+def test_a_print_on_the_cloth_the_colour_of_no_face_is_no_loose_tile(reader, monkeypatch):
+    # A studio test photo (2000279, 1024x768: 17 ivory tiles about 32 pixels a side on a cloth
+    # printed with magenta triangles). One print, about half a tile's size, reads 5-5-5 by its
+    # colour alone (the 0..6 set colours its 5s magenta) and was reported as a loose tile; its
+    # face is far darker and redder than the board's ivory.
+    image, truth = _fixture("print_read_as_a_tile")
+    reading = reader.read(image)
+    row = compare(truth, reading.to_dict())
+    assert (row["tiles"], row["found"], row["extra"], row["wrong_corners"], row["misplaced"]) == (17, 17, 0, 0, 0)
+    assert (5, 5, 5) not in [t.numbers for t in reading.tiles if t.cell is None]
+    monkeypatch.setattr(reader_module, "faced_like_the_board", lambda loose, board, image: np.ones(len(loose), bool))
+    reading = reader.read(image)
+    assert compare(truth, reading.to_dict())["extra"] == 1
+    assert (5, 5, 5) in [t.numbers for t in reading.tiles if t.cell is None]

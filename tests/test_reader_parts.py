@@ -16,6 +16,7 @@ from vision.added import changed_alone, frame_map, last_placement
 from vision.backs import (
     blank_apart,
     coloured_like,
+    faced_like_the_board,
     lab_colours,
     like_the_read_tiles,
     lying_face_down,
@@ -656,6 +657,23 @@ def test_backs_must_be_about_as_light_as_the_tiles_read():
     cv2.fillPoly(image, [black_back.astype(np.int32)], (20, 20, 20))
     kept = coloured_like((print_patch, black_back), read, image, room=54)
     assert len(kept) == 1 and np.array_equal(kept[0], black_back)
+
+
+def test_loose_tiles_must_have_the_face_of_the_board_tiles():
+    # A green print and an ivory loose tile beside two ivory board tiles: the print goes. A grey
+    # photo still shows it far darker. With one board tile there is nothing to go by.
+    image, board, ivory_loose, green_print = _ivory_tiles_on_cloth((40, 110, 30))
+    loose = np.array([ivory_loose, green_print])
+    assert faced_like_the_board(loose, board, image).tolist() == [True, False]
+    assert faced_like_the_board(loose, board, cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)).tolist() == [True, False]
+    assert faced_like_the_board(loose, board[:1], image).tolist() == [True, True]
+    # A pale print of ivory's hue is far lighter than black tiles, as lightness alone tells.
+    image, board, _, pale_print = _ivory_tiles_on_cloth((205, 195, 190))
+    for triangle in board:
+        cv2.fillPoly(image, [triangle.astype(np.int32)], (30, 30, 30))
+    black_loose = board[0] + (150, 90)
+    cv2.fillPoly(image, [black_loose.astype(np.int32)], (25, 25, 25))
+    assert faced_like_the_board(np.array([black_loose, pale_print]), board, image).tolist() == [True, False]
 
 
 def test_no_more_backs_than_the_set_has_tiles_left_the_closest_in_colour():

@@ -41,7 +41,14 @@ from vision.added import (
     last_placement,
     looks_alike,
 )
-from vision.backs import blank_apart, coloured_like, like_the_read_tiles, lying_face_down, unlike_any_number
+from vision.backs import (
+    blank_apart,
+    coloured_like,
+    faced_like_the_board,
+    like_the_read_tiles,
+    lying_face_down,
+    unlike_any_number,
+)
 from vision.crops import corner_crops
 from vision.decode import UNSURE_BELOW, decode_in_either_set, place_known
 from vision.find import (
@@ -359,7 +366,7 @@ class Reader:
                     up_corners[k] = np.roll(up_corners[k], -first, axis=0)
                     up_probabilities[k] = np.roll(up_probabilities[k], -first, axis=0)
                 read, max_number = read_numbers(up_probabilities, up_corners, up_cells, rules, expected, hints)
-        read = _beside_the_board(read)
+        read = _faced_like_the_board(_beside_the_board(read), image)
         readable = [_readable(t) for t in read]
         tiles = tuple(t for t, ok in zip(read, readable) if ok)
         unread = tuple(t.corners for t, ok in zip(read, readable) if not ok)
@@ -698,6 +705,17 @@ def _beside_the_board(tiles: list[ReadTile]) -> list[ReadTile]:
         return tiles
     within = _inside_a_board_tile(tiles)
     return [t for t, inner in zip(tiles, within) if t.cell is not None or not inner]
+
+
+def _faced_like_the_board(tiles: list[ReadTile], image: np.ndarray) -> list[ReadTile]:
+    """The tiles read but loose ones whose face is not the colour of the board's
+    (``faced_like_the_board``): table prints read as tiles."""
+    loose = [t for t in tiles if t.cell is None]
+    if not loose:
+        return tiles
+    board = _outlines_of([t for t in tiles if t.cell is not None])
+    alike = iter(faced_like_the_board(_outlines_of(loose), board, image))
+    return [t for t in tiles if t.cell is not None or next(alike)]
 
 
 def _inside_a_board_tile(tiles: Sequence[ReadTile]) -> np.ndarray:
