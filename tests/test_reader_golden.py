@@ -473,3 +473,17 @@ def test_a_live_games_tiles_stay_sure_in_a_photo_hard_to_read(reader):
     assert 0 < len(flagged) <= 3 < len(reading.tiles)
     row = compare(truth, reading.to_dict())
     assert row["wrong_unsure"] == row["wrong_corners"]
+
+
+def test_an_empty_cell_beside_the_board_showing_the_table_is_no_missed_tile(reader, monkeypatch):
+    # A studio test photo (2000278, 1600x1200: 50 wooden pip tiles about 28 pixels a side on blue
+    # felt, 51 degrees off vertical). The corners of an empty cell beside the board show its
+    # neighbours' pips, and read as numbers surely enough to take it for a tile the finder
+    # missed (0-6-2); its middle shows the blue felt, not a wooden face.
+    image, truth = _fixture("table_beside_the_board")
+    reading = reader.read(image)
+    assert compare(truth, reading.to_dict())["extra"] == 0
+    monkeypatch.setattr(reader_module, "faced_like_the_board", lambda loose, board, image: np.ones(len(loose), bool))
+    reading = reader.read(image)
+    assert compare(truth, reading.to_dict())["extra"] == 1
+    assert (0, 6, 2) in [t.numbers for t in reading.tiles if t.cell is not None]

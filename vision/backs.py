@@ -18,8 +18,8 @@ FACE_DOWN_BELOW = 0.35  # a tile whose corners look this unlike any number is a 
 SHOWS_A_MARK = 0.5  # a loose tile none of whose corners shows 1 or more this surely shows no mark
 BACK_COLOUR_TOLERANCE = 30.0  # a back's colour (CIE a*b*) lies this close to the tiles read ...
 BACK_LIGHTNESS_TOLERANCE = 45.0  # ... and its lightness (CIE L*) this close
-FACE_LIGHTNESS_TOLERANCE = 35.0  # a loose tile's face lies this close in lightness to the board's faces ...
-FACE_COLOUR_TOLERANCE = 30.0  # ... and this close in colour (CIE a*b*)
+FACE_LIGHTNESS_TOLERANCE = 35.0  # a face off the board (loose, or a missed tile's) is this close in lightness ...
+FACE_COLOUR_TOLERANCE = 30.0  # ... and in colour (CIE a*b*) to the board's faces
 SAME_TILE_OVERLAP = 0.1  # outlines (backs, unread) sharing this much of the smaller's area are one tile
 
 
@@ -107,17 +107,19 @@ def coloured_like(
     return tuple(backs[i] for i in sorted(closest))
 
 
-def faced_like_the_board(loose: np.ndarray, board: np.ndarray, image: np.ndarray) -> np.ndarray:
-    """(N,) whether each ``loose`` tile's face (its middle's colour) is the colour of the
-    ``board`` tiles' faces: a set's faces are one plastic or wood, so a triangle far lighter,
+def faced_like_the_board(triangles: np.ndarray, board: np.ndarray, image: np.ndarray) -> np.ndarray:
+    """(N,) whether each of the ``triangles`` (loose tiles read, or empty cells beside the board
+    whose corners read as a missed tile's) shows a face the colour of the ``board`` tiles' (the
+    colour of its middle): a set's faces are one plastic or wood, so a triangle far lighter,
     darker or of another hue that read as a tile is none (a print on the cloth, a square of a
-    checked cloth cut by its neighbours: their corners read as numbers by their colour alone).
-    Faces are held to a tighter lightness than backs (``coloured_like``): a back has no ink and
-    may be another finish, a face is the same face. Without ``SIZING_READ_TILES`` board tiles
-    to compare with, every loose tile stays."""
-    if not len(loose) or len(board) < SIZING_READ_TILES:
-        return np.ones(len(loose), bool)
-    colours = lab_colours(image, np.concatenate([board, loose]))
+    checked cloth cut by its neighbours, whose corners read as numbers by their colour alone; a
+    cell showing the table, whose corners show its neighbours' numbers). Faces are held to a
+    tighter lightness than backs (``coloured_like``): a back has no ink and may be another
+    finish, a face is the same face. Without ``SIZING_READ_TILES`` board tiles to compare with,
+    every triangle stays."""
+    if not len(triangles) or len(board) < SIZING_READ_TILES:
+        return np.ones(len(triangles), bool)
+    colours = lab_colours(image, np.concatenate([board, triangles]))
     off = colours[len(board) :] - np.nanmedian(colours[: len(board)], axis=0)
     lighter_or_darker = np.abs(off[:, 0]) > FACE_LIGHTNESS_TOLERANCE
     other_hue = np.linalg.norm(off[:, 1:], axis=1) > FACE_COLOUR_TOLERANCE

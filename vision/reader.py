@@ -381,7 +381,7 @@ class Reader:
         readable = [_readable(t) for t in read]
         tiles = tuple(t for t, ok in zip(read, readable) if ok)
         unread = tuple(t.corners for t, ok in zip(read, readable) if not ok)
-        reported = {id(t) for t in tiles}
+        reported = {id(t) for t in tiles}  # the filters above drop loose tiles and keep the others as they are
         read_surely = _read_surely(up_probabilities[[id(t) in reported for t in decoded]])
         if read_surely < HARD_TO_READ_BELOW:  # a known board's tiles read as the game has them stay sure
             tiles = tuple(t if expected.get(t.cell) == t.numbers else _no_surer_than(t, read_surely) for t in tiles)
@@ -499,8 +499,9 @@ class Reader:
         finder marked a tile's core and no corner reads as none: there neighbouring cores run
         together and the finder can lose a tile's outline while its core stays (studio game
         1000061's 20th tile, a blank 0 of a pip set unsure). A hole in the board shows its
-        neighbours' numbers at its corners but no core. Returns their cells, corners (cell
-        order) and corner probabilities."""
+        neighbours' numbers at its corners but no core. Either way the cell's middle must show
+        a face the board's colour (``faced_like_the_board``), not the table. Returns their
+        cells, corners (cell order) and corner probabilities."""
         taken = {c for c in cells if c is not None}
         candidates, triangles = fit.frontier(also_taken=taken)
         seen = np.nonzero(_in_view(triangles, image))[0]
@@ -519,6 +520,7 @@ class Reader:
             & ~_a_found_tile_across(triangles, outlines)
         )
         keep = np.nonzero(reads_numbers | shows_a_core)[0]
+        keep = keep[faced_like_the_board(triangles[keep], fit.corners[fit.on_board], image)]
         return [candidates[k] for k in keep], triangles[keep], probabilities[keep]
 
 
