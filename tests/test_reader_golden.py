@@ -430,8 +430,8 @@ def test_tiles_found_beside_the_board_join_the_part_that_glued_apart_beyond_them
 def test_a_print_on_the_cloth_the_colour_of_no_face_is_no_loose_tile(reader, monkeypatch):
     # A studio test photo (2000279, 1024x768: 17 ivory tiles about 32 pixels a side on a cloth
     # printed with magenta triangles). One print, about half a tile's size, reads 5-5-5 by its
-    # colour alone (the 0..6 set colours its 5s magenta) and was reported as a loose tile; its
-    # face is far darker and redder than the board's ivory.
+    # colour alone (the white sets print their 5s in magenta) and was reported as a loose tile;
+    # its face is far darker and redder than the board's ivory.
     image, truth = _fixture("print_read_as_a_tile")
     reading = reader.read(image)
     row = compare(truth, reading.to_dict())
