@@ -15,6 +15,7 @@ from engine.boardfile import BoardFileError, parse_board
 from engine.rules import DEFAULT_PRESET, PRESETS, Rules, get_rules
 from engine.scoring import judge_each, score_answer
 from engine.svg import board_svg
+from engine.tiles import format_corners
 
 EXIT_BAD_INPUT = 2
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a tool whose reader left
@@ -82,7 +83,7 @@ def _summary(reading) -> str:
         flag = "" if tile.in_set else "  not in the set"
         flag += "  uncertain" if tile.ambiguous else ""
         loose = "" if tile.cell is not None else "loose "
-        lines.append(f"  {tile.numbers[0]}-{tile.numbers[1]}-{tile.numbers[2]} {loose}{tile.place}{flag}")
+        lines.append(f"  {format_corners(tile.numbers)} {loose}{tile.place}{flag}")
     lines += [f"  violation: {v.message}" for v in reading.violations]
     if reading.last_placement:
         result = reading.last_placement

@@ -376,13 +376,11 @@ class Reader:
                     up_corners[k] = np.roll(up_corners[k], -first, axis=0)
                     up_probabilities[k] = np.roll(up_probabilities[k], -first, axis=0)
                 read, max_number = read_numbers(up_probabilities, up_corners, up_cells, rules, expected, hints)
-        decoded = read
-        read = _faced_like_the_board(_beside_the_board(read), image)
-        readable = [_readable(t) for t in read]
-        tiles = tuple(t for t, ok in zip(read, readable) if ok)
-        unread = tuple(t.corners for t, ok in zip(read, readable) if not ok)
-        reported = {id(t) for t in tiles}  # the filters above drop loose tiles and keep the others as they are
-        read_surely = _read_surely(up_probabilities[[id(t) in reported for t in decoded]])
+        tiles_there = _beside_the_board(read) & _faced_like_the_board(read, image)  # loose ones may be none
+        readable = np.array([_readable(t) for t in read], bool)
+        tiles = tuple(t for t, there, ok in zip(read, tiles_there, readable) if there and ok)
+        unread = tuple(t.corners for t, there, ok in zip(read, tiles_there, readable) if there and not ok)
+        read_surely = _read_surely(up_probabilities[tiles_there & readable])
         if read_surely < HARD_TO_READ_BELOW:  # a known board's tiles read as the game has them stay sure
             tiles = tuple(t if expected.get(t.cell) == t.numbers else _no_surer_than(t, read_surely) for t in tiles)
         read_outlines = _outlines_of(tiles)
@@ -716,24 +714,24 @@ def _glued_beside(
     return glued
 
 
-def _beside_the_board(tiles: list[ReadTile]) -> list[ReadTile]:
-    """The tiles read but loose ones centred inside a board tile: a fragment of it found twice
-    over (tiles lie side by side, not on top of each other), whose reading is no tile's."""
-    if all(t.cell is not None for t in tiles):
-        return tiles
-    within = _inside_a_board_tile(tiles)
-    return [t for t, inner in zip(tiles, within) if t.cell is not None or not inner]
+def _beside_the_board(tiles: Sequence[ReadTile]) -> np.ndarray:
+    """(N,) whether each tile read is one: not a loose one centred inside a board tile, a
+    fragment of it found twice over (tiles lie side by side, not on top of each other), whose
+    reading is no tile's."""
+    on_board = np.array([t.cell is not None for t in tiles], bool)
+    return on_board if on_board.all() else on_board | ~_inside_a_board_tile(tiles)
 
 
-def _faced_like_the_board(tiles: list[ReadTile], image: np.ndarray) -> list[ReadTile]:
-    """The tiles read but loose ones whose face is not the colour of the board's
-    (``faced_like_the_board``): table prints read as tiles."""
-    loose = [t for t in tiles if t.cell is None]
-    if not loose:
-        return tiles
+def _faced_like_the_board(tiles: Sequence[ReadTile], image: np.ndarray) -> np.ndarray:
+    """(N,) whether each tile read is one: not a loose one whose face is not the colour of the
+    board's (``faced_like_the_board``), a print on the table read as a tile."""
+    on_board = np.array([t.cell is not None for t in tiles], bool)
+    if on_board.all():
+        return on_board
     board = _outlines_of([t for t in tiles if t.cell is not None])
-    alike = iter(faced_like_the_board(_outlines_of(loose), board, image))
-    return [t for t in tiles if t.cell is not None or next(alike)]
+    kept = on_board.copy()
+    kept[~on_board] = faced_like_the_board(_outlines_of([t for t in tiles if t.cell is None]), board, image)
+    return kept
 
 
 def _inside_a_board_tile(tiles: Sequence[ReadTile]) -> np.ndarray:
