@@ -212,7 +212,8 @@ class Reader:
         # Small tiles, the other way: the finder's closer look, which never enlarges the photo
         # and brings tiles to about 30 pixels at most, still shows them too small to find well
         # (a board far away, a small photo, or a large one whose closer look is bounded by its
-        # cost), so those are looked for again, shown larger: ``seen_small``. A large photo whose
+        # cost), so those are looked for again, shown larger: ``seen_small`` (also where they broke
+        # up as a close-up's numbers do: ``_looks_small``). A large photo whose
         # first look joins no tile into a board (a steep phone photo: its tiles shrunk to the
         # working size are a few pixels tall and merge) is looked at again whole, shrunk less.
         first_look = self.finder.first_look(image)
@@ -222,7 +223,7 @@ class Reader:
             while sights[-1].too_close and sights[-1].working_size // 2 >= SMALLEST_WORKING_SIZE:
                 farther = self.finder.first_look(image, sights[-1].working_size // 2)
                 sights.append(self._see(image, rules, farther, lap, game))
-        elif first.tiles and seen_small(image.shape, first_look, first.photo_tile_side):
+        if _looks_small(image.shape, first, first_look):
             sights.append(self._see(image, rules, first_look, lap, game, ENLARGED_TILE_SIDE))
         if not first.found[0] and first_look.scale <= NEARER_BELOW_SCALE:
             nearer = self.finder.first_look(image, NEARER_WORKING_SIZE)
@@ -550,6 +551,18 @@ def _a_found_tile_across(cells: np.ndarray, outlines: np.ndarray) -> np.ndarray:
     overlap = inside(cells.mean(1), outlines) | inside(outlines.mean(1), cells).T
     ratio = edge_lengths(outlines).mean(1)[None] / edge_lengths(cells).mean(1)[:, None]
     return (overlap & (np.abs(np.log(ratio)) < np.log(ONE_TILE_SIZE))).any(1)
+
+
+def _looks_small(shape: tuple[int, ...], first: _Sight, first_look: FirstLook) -> bool:
+    """Whether the first look's tiles, or where it read none its outlines, came out small enough
+    to be looked for again shown larger (``seen_small``). That holds also where the first look
+    seemed too close (as many outlines unread as tiles read) and is looked at from farther: the
+    cores of a small board's tiles run together and break up the way a close-up's numbers do,
+    and the look that joins the most tiles wins."""
+    if first.tiles:
+        return seen_small(shape, first_look, first.photo_tile_side)
+    outlines = first_look.outlines
+    return len(outlines) > 0 and seen_small(shape, first_look, float(np.median(edge_lengths(outlines))))
 
 
 def seen_small(shape: tuple[int, ...], first_look: FirstLook, tile_side: float) -> bool:
