@@ -54,7 +54,8 @@ THUMBNAIL = (160, 120)  # a 30-pixel tile of a 1280-pixel frame still covers sev
 CHANGE_LEVEL = 24  # grey levels a thumbnail pixel must change by to count (noise is averaged away)
 SETTLED = ("in_sync", "covered", "out_of_sync", "round_over")  # verdicts that hold until the table changes
 LEAD = 2  # readings by which a view must outnumber any other, since the picture moved, to hold
-ALONE_FIRST = 2  # readings showing a tile added alone, for it to count as placed before one added beside it
+ALONE_FIRST = 2  # readings showing a tile before another new one appeared, for it to count as placed first
+REMEMBERED_READINGS = 300  # readings kept to tell the order in which new tiles appeared
 PixelPoint = tuple[float, float]
 
 
@@ -156,9 +157,9 @@ def judge_view(
 ) -> Verdict:
     """Compare a still table's view with the game. Before the first tile, ``opening`` is the
     cell of the joined tile that lay alone on the table before (unread), which opens the round.
-    ``first``: tiles seen added alone to the game's board before; where the view shows two new
-    tiles and one of them is such a tile, it was placed first and is committed (the other is the
-    next player's, committed from the next view)."""
+    ``first``: the tile seen before any other new one of the view appeared (``LiveTable``); where
+    the view shows several new tiles, it was placed first and is committed (the others follow,
+    one from each view after)."""
     state = record.state
     if state.phase == "over":
         return Verdict("round_over", "the game is over")
@@ -227,7 +228,7 @@ def _against_the_board(
         # own cell is a misread (an outline beside the board read as its neighbours' numbers).
         in_place = {placed.tile for placed in state.board.placements if placed.cell in seen}
         unique = [placed for placed in added if placed.tile not in in_place]
-        if len(unique) == 2:  # two turns played while the camera saw no still table between them
+        if len(unique) >= 2:  # turns played while the camera saw no still table between them
             unique = [placed for placed in unique if placed.tile in first] or unique
         if len(unique) != 1:
             return _several_new(added)
@@ -312,8 +313,7 @@ class LiveTable:
     _since: float = 0.0
     _seen: dict[tuple, _Sightings] = field(default_factory=dict)  # per signature, since the picture moved
     _lone_tile_at: PixelPoint | None = None  # where a tile lay alone before the round began
-    _added_alone: dict[Tile, int] = field(default_factory=dict)  # readings showing each tile as the one added ...
-    _added_to: frozenset[Tile] = frozenset()  # ... to the game's board of these tiles (whether the view held or not)
+    _history: list[frozenset[Tile]] = field(default_factory=list)  # tiles joined per reading, since the table matched
 
     def need(self, image: np.ndarray, now: float) -> Need:
         """Whether a frame must be read: not while the picture moves, nor while it stays as it
@@ -333,7 +333,7 @@ class LiveTable:
 
     def forget(self) -> None:
         """Read the next still frame afresh (the game changed by other means than the camera)."""
-        self._reference = None
+        self._reference, self._history = None, []
 
     def observe(self, view: TableView, record: GameRecord, now: float) -> Verdict:
         """Feed one still frame's view; the verdict once a view has held, else 'settling'. A view
@@ -345,7 +345,7 @@ class LiveTable:
         as most readings have it, instead of never; two views read in turn hold neither)."""
         state = record.state
         signature = view.signature(state.board)
-        self._count_added_alone(signature, state.board)
+        self._history = [*self._history[1 - REMEMBERED_READINGS :], signature[0]]
         if signature != self._candidate:
             self._candidate, self._count, self._since = signature, 0, now
         self._count += 1
@@ -361,6 +361,8 @@ class LiveTable:
             return Verdict("settling", "waiting for the table to stay still")
         self.shown = counted
         verdict = self.judge(counted, record)
+        if verdict.status == "in_sync":
+            self._history = []  # no tile is new: the order of earlier ones is settled
         if verdict.status in SETTLED:
             self._reference, self._read_at = self._previous, now
         else:
@@ -404,28 +406,27 @@ class LiveTable:
     def judge(self, view: TableView, record: GameRecord) -> Verdict:
         """``judge_view`` for a view that counts. Before the round's first tile, where a lone tile
         lay is remembered, so that once the next tile joins it the one that lay first opens; and
-        the tiles seen added alone to the game's board, in ``ALONE_FIRST`` readings or more (the
-        picture may have moved since), so that when the next player's tile joins one of them
-        before a view held, the two are committed in the order they were played."""
+        of several new tiles, the one seen first (``_placed_first``), so that tiles played while
+        no view held are committed in the order they were played."""
         self._remember_lone_tile(view, record.state)
         opening = None
         if self._lone_tile_at is not None and len(view.board) == 2:
             opening = _tile_at(view.board_at, self._lone_tile_at)
-        return judge_view(view, record, opening, self._seen_alone(record.state.board))
+        return judge_view(view, record, opening, self._placed_first(view, record.state.board))
 
-    def _seen_alone(self, board: Board) -> frozenset[Tile]:
-        """The tiles shown as the only one added to ``board`` in ``ALONE_FIRST`` readings or more."""
-        if board.by_tile.keys() != self._added_to:
-            return frozenset()
-        return frozenset(tile for tile, readings in self._added_alone.items() if readings >= ALONE_FIRST)
-
-    def _count_added_alone(self, signature: tuple[frozenset, tuple], board: Board) -> None:
-        if board.by_tile.keys() != self._added_to:  # the game's board changed: what was added to it before is history
-            self._added_alone, self._added_to = {}, frozenset(board.by_tile)
-        new = signature[0] - self._added_to
-        if len(new) == 1:
-            (tile,) = new
-            self._added_alone[tile] = self._added_alone.get(tile, 0) + 1
+    def _placed_first(self, view: TableView, board: Board) -> frozenset[Tile]:
+        """Of the tiles ``view`` adds to the game's ``board``, the one that the readings since the
+        table last matched the game showed in ``ALONE_FIRST`` readings or more before any other
+        of them appeared (the picture may have moved since); none where no tile was seen so. Once
+        it is committed, the next view tells the next one the same way."""
+        new = {placed.tile for placed in view.board.placements} - board.by_tile.keys() - {None}
+        appeared = {tile: next((i for i, tiles in enumerate(self._history) if tile in tiles), None) for tile in new}
+        for tile in new:
+            others = [appeared[other] for other in new - {tile} if appeared[other] is not None]
+            before_others = self._history[: min(others)] if others else []
+            if sum(tile in tiles for tiles in before_others) >= ALONE_FIRST:
+                return frozenset({tile})
+        return frozenset()
 
     def _remember_lone_tile(self, view: TableView, state: GameState) -> None:
         if len(state.board):
