@@ -387,13 +387,27 @@ class LiveTable:
         was added but not on its numbers (one no neighbour confirms yet, read one way and
         another from frame to frame), and together they hold as one view would: the view most of
         them show, its new tile flagged unsure, so that the game commits it provisionally
-        (``Verdict.unsure``) and a sure reading corrects it later."""
-        games = state.board.by_tile
+        (``Verdict.unsure``) and a sure reading corrects it later. Before the round's first tile,
+        the tile lying where a lone tile lay counts as the game's (the next tile joined the
+        opening one before either was committed), where the readings agree on its numbers."""
+
+        def known(view: TableView) -> frozenset[Tile]:
+            """The game's tiles, or before the first one, the tile where a lone tile lay."""
+            if len(state.board) or self._lone_tile_at is None:
+                return frozenset(state.board.by_tile)
+            cell = _tile_at(view.board_at, self._lone_tile_at)
+            return frozenset() if cell is None else frozenset({view.board.by_cell[cell].tile})
 
         def added(view: TableView) -> list[PlacedTile]:
-            return [placed for placed in view.board.placements if placed.tile not in games]
+            return [placed for placed in view.board.placements if placed.tile not in known(view)]
 
         adding_one = [seen for seen in self._seen.values() if len(added(seen.fullest)) == 1]
+        if adding_one:  # of views reading the opening tile otherwise, those read most
+            by_known = [
+                [seen for seen in adding_one if known(seen.fullest) == tiles]
+                for tiles in {known(seen.fullest) for seen in adding_one}
+            ]
+            adding_one = max(by_known, key=lambda group: sum(seen.readings for seen in group))
         readings = sum(seen.readings for seen in adding_one)
         others = sum(seen.readings for seen in self._seen.values()) - readings
         if len(adding_one) < 2 or readings < others + LEAD:

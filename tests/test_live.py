@@ -233,6 +233,26 @@ def test_an_opening_tile_read_differently_from_frame_to_frame_opens_once_joined(
     assert verdicts[-1].placement == Place(1, first.cell, first.corners)
 
 
+def test_an_opening_tile_joined_by_a_tile_read_differently_from_frame_to_frame_opens():
+    # Fresh studio game 2000446 (black tiles, 31 px): the opening tile lay unread, and once the
+    # next joined it that one's free corner read one way, then another, so no view of the pair
+    # held and the table stayed "before the round" to the end. The readings agree on the tile
+    # where the lone one lay: it opens, and the next tile follows from later readings.
+    game = Game(["Ann", "Bob"], RULES)
+    pair = random_board(1, 2, "pressman-us")
+    first, second = pair.placements
+    centres = ((first.cell, (402.0, 299.0)), (second.cell, (430.0, 283.0)))
+    otherwise = PlacedTile(second.cell, tuple((n + 1) % 6 if i == 0 else n for i, n in enumerate(second.corners)))
+    views = [TableView(Board((first, tile)), board_at=centres) for tile in (second, otherwise, second, otherwise)]
+    table = LiveTable(LiveSettings(still_frames=3, still_seconds=0.0))
+    table.judge(TableView(Board(), unread_at=((400.0, 300.0),)), GameRecord(game.state, RULES))
+    verdicts = [table.observe(view, GameRecord(game.state, RULES, opener=1), t) for t, view in enumerate(views)]
+    assert verdicts[-1].placement == Place(1, first.cell, first.corners)
+    never_alone = LiveTable(LiveSettings(still_frames=3, still_seconds=0.0))  # no tile lay there before
+    statuses = {never_alone.observe(view, GameRecord(game.state, RULES), t).status for t, view in enumerate(views)}
+    assert "placed" not in statuses
+
+
 def test_two_joined_tiles_before_the_round_begins_wait_unless_one_lay_there_unread():
     game = Game(["Ann", "Bob"], RULES)
     pair = random_board(1, 2, "pressman-us")
