@@ -389,7 +389,8 @@ class LiveTable:
         them show, its new tile flagged unsure, so that the game commits it provisionally
         (``Verdict.unsure``) and a sure reading corrects it later. Before the round's first tile,
         the tile lying where a lone tile lay counts as the game's (the next tile joined the
-        opening one before either was committed), where the readings agree on its numbers."""
+        opening one before either was committed); of readings that read that tile otherwise,
+        those read most are weighed."""
 
         def known(view: TableView) -> frozenset[Tile]:
             """The game's tiles, or before the first one, the tile where a lone tile lay."""

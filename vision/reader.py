@@ -212,10 +212,10 @@ class Reader:
         # Small tiles, the other way: the finder's closer look, which never enlarges the photo
         # and brings tiles to about 30 pixels at most, still shows them too small to find well
         # (a board far away, a small photo, or a large one whose closer look is bounded by its
-        # cost), so those are looked for again, shown larger: ``seen_small`` (also where they broke
-        # up as a close-up's numbers do: ``_looks_small``). A large photo whose
-        # first look joins no tile into a board (a steep phone photo: its tiles shrunk to the
-        # working size are a few pixels tall and merge) is looked at again whole, shrunk less.
+        # cost), so those are looked for again, shown larger: ``seen_small`` (also where they
+        # broke up as a close-up's numbers do: ``_looks_small``). A large photo whose first look
+        # joins no tile into a board (a steep phone photo: its tiles shrunk to the working size
+        # are a few pixels tall and merge) is looked at again whole, shrunk less.
         first_look = self.finder.first_look(image)
         first = self._see(image, rules, first_look, lap, game)
         sights = [first]
