@@ -152,9 +152,7 @@ class GameRecord:
     provisional: frozenset[Cell] = frozenset()
 
 
-def judge_view(
-    view: TableView, record: GameRecord, opening: Cell | None = None, first: frozenset[Tile] = frozenset()
-) -> Verdict:
+def judge_view(view: TableView, record: GameRecord, opening: Cell | None = None, first: Tile | None = None) -> Verdict:
     """Compare a still table's view with the game. Before the first tile, ``opening`` is the
     cell of the joined tile that lay alone on the table before (unread), which opens the round.
     ``first``: the tile seen before any other new one of the view appeared (``LiveTable``); where
@@ -184,7 +182,7 @@ def judge_view(
 
 
 def _against_the_board(
-    seen: dict[Cell, tuple[int, int, int]], unsure: set[Cell], record: GameRecord, first: frozenset[Tile]
+    seen: dict[Cell, tuple[int, int, int]], unsure: set[Cell], record: GameRecord, first: Tile | None
 ) -> Verdict:
     """``judge_view`` once the view's tiles are in the game's frame: ``seen`` their numbers by
     cell, ``unsure`` the cells read with a number flagged unsure."""
@@ -228,8 +226,8 @@ def _against_the_board(
         # own cell is a misread (an outline beside the board read as its neighbours' numbers).
         in_place = {placed.tile for placed in state.board.placements if placed.cell in seen}
         unique = [placed for placed in added if placed.tile not in in_place]
-        if len(unique) >= 2:  # turns played while the camera saw no still table between them
-            unique = [placed for placed in unique if placed.tile in first] or unique
+        if len(unique) >= 2 and first is not None:  # turns played while the camera saw no still table between them
+            unique = [placed for placed in unique if placed.tile == first] or unique
         if len(unique) != 1:
             return _several_new(added)
         added = unique
@@ -400,15 +398,16 @@ class LiveTable:
             return frozenset() if cell is None else frozenset({view.board.by_cell[cell].tile})
 
         def added(view: TableView) -> list[PlacedTile]:
-            return [placed for placed in view.board.placements if placed.tile not in known(view)]
+            tiles = known(view)
+            return [placed for placed in view.board.placements if placed.tile not in tiles]
 
-        adding_one = [seen for seen in self._seen.values() if len(added(seen.fullest)) == 1]
-        if adding_one:  # of views reading the opening tile otherwise, those read most
-            by_known = [
-                [seen for seen in adding_one if known(seen.fullest) == tiles]
-                for tiles in {known(seen.fullest) for seen in adding_one}
-            ]
-            adding_one = max(by_known, key=lambda group: sum(seen.readings for seen in group))
+        # Views adding one tile, by the tiles they count as the game's: of views that read the
+        # opening tile otherwise, those read most are weighed.
+        groups: dict[frozenset[Tile], list[_Sightings]] = {}
+        for seen in self._seen.values():
+            if len(added(seen.fullest)) == 1:
+                groups.setdefault(known(seen.fullest), []).append(seen)
+        adding_one = max(groups.values(), key=lambda group: sum(seen.readings for seen in group), default=[])
         readings = sum(seen.readings for seen in adding_one)
         others = sum(seen.readings for seen in self._seen.values()) - readings
         if len(adding_one) < 2 or readings < others + LEAD:
@@ -429,10 +428,10 @@ class LiveTable:
             opening = _tile_at(view.board_at, self._lone_tile_at)
         return judge_view(view, record, opening, self._placed_first(view, record.state.board))
 
-    def _placed_first(self, view: TableView, board: Board) -> frozenset[Tile]:
+    def _placed_first(self, view: TableView, board: Board) -> Tile | None:
         """Of the tiles ``view`` adds to the game's ``board``, the one that the readings since the
         table last matched the game showed in ``ALONE_FIRST`` readings or more before any other
-        of them appeared (the picture may have moved since); none where no tile was seen so. Once
+        of them appeared (the picture may have moved since); None where no tile was seen so. Once
         it is committed, the next view tells the next one the same way."""
         new = {placed.tile for placed in view.board.placements} - board.by_tile.keys() - {None}
         appeared = {tile: next((i for i, tiles in enumerate(self._history) if tile in tiles), None) for tile in new}
@@ -440,8 +439,8 @@ class LiveTable:
             others = [appeared[other] for other in new - {tile} if appeared[other] is not None]
             before_others = self._history[: min(others)] if others else []
             if sum(tile in tiles for tiles in before_others) >= ALONE_FIRST:
-                return frozenset({tile})
-        return frozenset()
+                return tile
+        return None
 
     def _remember_lone_tile(self, view: TableView, state: GameState) -> None:
         if len(state.board):

@@ -98,10 +98,8 @@ def coloured_like(
     pile many times over)."""
     if not backs or len(read) < SIZING_READ_TILES:
         return backs
-    colours = lab_colours(image, np.concatenate([read, np.array(backs)]))
-    off = colours[len(read) :] - np.nanmedian(colours[: len(read)], axis=0)
-    distance = np.linalg.norm(off[:, 1:], axis=1)
-    alike = ~(np.abs(off[:, 0]) > BACK_LIGHTNESS_TOLERANCE) & ~(distance > BACK_COLOUR_TOLERANCE)
+    lightness, distance = _colour_off(image, read, np.array(backs))
+    alike = ~(lightness > BACK_LIGHTNESS_TOLERANCE) & ~(distance > BACK_COLOUR_TOLERANCE)
     candidates = np.flatnonzero(alike)  # NaN (outside the photo) stays, and comes last
     closest = candidates[np.argsort(distance[candidates], kind="stable")][: max(room, 0)]
     return tuple(backs[i] for i in sorted(closest))
@@ -119,11 +117,17 @@ def faced_like_the_board(triangles: np.ndarray, board: np.ndarray, image: np.nda
     every triangle stays."""
     if not len(triangles) or len(board) < SIZING_READ_TILES:
         return np.ones(len(triangles), bool)
-    colours = lab_colours(image, np.concatenate([board, triangles]))
-    off = colours[len(board) :] - np.nanmedian(colours[: len(board)], axis=0)
-    lighter_or_darker = np.abs(off[:, 0]) > FACE_LIGHTNESS_TOLERANCE
-    other_hue = np.linalg.norm(off[:, 1:], axis=1) > FACE_COLOUR_TOLERANCE
-    return ~(lighter_or_darker | other_hue)  # NaN (outside the photo) compares false: it stays
+    lightness, distance = _colour_off(image, board, triangles)
+    return ~(lightness > FACE_LIGHTNESS_TOLERANCE) & ~(distance > FACE_COLOUR_TOLERANCE)  # NaN stays
+
+
+def _colour_off(image: np.ndarray, reference: np.ndarray, triangles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How far each of the (N, 3, 2) ``triangles``' middles lies in colour from the median of the
+    ``reference`` triangles' (tiles read): (N,) the difference in lightness (CIE L*) and the
+    distance in hue and saturation (CIE a*b*); NaN for a triangle outside the photo."""
+    colours = lab_colours(image, np.concatenate([reference, triangles]))
+    off = colours[len(reference) :] - np.nanmedian(colours[: len(reference)], axis=0)
+    return np.abs(off[:, 0]), np.linalg.norm(off[:, 1:], axis=1)
 
 
 def lab_colours(image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
