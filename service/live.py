@@ -17,14 +17,23 @@ board:
   yet) now read surely otherwise: a correction (the caller rewrites that placement), the way a
   scorekeeper fixes a number once the next tile beside it makes it plain;
 - a tile of the board read unsurely otherwise: the game's numbers stand;
-- anything else (two new tiles, a moved tile, a misread that breaks the rules): out of sync, with
-  a message, until the table matches again or a player corrects the game.
+- several new tiles (turns played while no view held): the one seen before the others appeared,
+  or else the only one the board allows alone (the others join it), is committed, and the next
+  view tells the next one;
+- anything else (two new tiles either of which could have come first, a moved tile, a misread
+  that breaks the rules): out of sync, with a message, until the table matches again or a
+  player corrects the game.
 
 Before a round's first tile, one tile alone on the table opens it. Alone, a tile has no neighbour
 to confirm its numbers, so the reader may find it yet not read it surely (or read it differently
 from frame to frame, so that no view holds); the table remembers where it lay, and once the next
 tile joins it the two are read together and played in turn, the one that lay there first for the
-opener.
+opener. Where no tile was seen alone (a pip set's 0-0-0 looks like a back), and the rules have the
+opener lay a triple, the one triple among the joined tiles opens.
+
+A view is put in the game's lattice frame by the tiles both show, or, where the view shows none
+of the game's tiles as the game has them (a board of one tile, misread), by where its tiles lie
+beside those of the view that counted last.
 
 The view that last counted is what the overlay shows, so a static board never flickers; and
 while the picture stays as it was when that view counted, frames are not read again (but for a
@@ -40,9 +49,9 @@ from typing import Literal
 import cv2
 import numpy as np
 
-from engine.board import Board, PlacedTile
+from engine.board import Board, PlacedTile, check_placement
 from engine.game import GameState, IllegalEvent, Place, advance
-from engine.lattice import Cell
+from engine.lattice import Cell, LatticeMap
 from engine.rules import Rules
 from engine.tiles import Tile, canonical, format_corners
 from vision.added import frame_map
@@ -56,6 +65,7 @@ SETTLED = ("in_sync", "covered", "out_of_sync", "round_over")  # verdicts that h
 LEAD = 2  # readings by which a view must outnumber any other, since the picture moved, to hold
 ALONE_FIRST = 2  # readings showing a tile before another new one appeared, for it to count as placed first
 REMEMBERED_READINGS = 300  # readings kept to tell the order in which new tiles appeared
+OPENING_TRIPLE_AMONG = 3  # joined tiles before the round's first, at most, of which a lone triple opens
 PixelPoint = tuple[float, float]
 
 
@@ -94,13 +104,14 @@ class TableView:
         5-5-5, surely, and the game went out of sync though the other readings were right)."""
         return len({placed.tile for placed in self.board.placements}), -len(self.board)
 
-    def signature(self, board: Board) -> tuple[frozenset, tuple]:
+    def signature(self, record: GameRecord) -> tuple[frozenset, tuple]:
         """Equal for two views of the same tiles, whatever lattice frame each reading picked and
-        whichever tiles of the game's ``board`` each missed (a hand, or the reader): the tiles
+        whichever tiles of the game's board each missed (a hand, or the reader): the tiles
         joined, together with the board's, and the loose tiles. Misreads of the board show no new
         tile: a tile read unsurely in a cell where the board has one, and a loose tile that is one
         of the board's (the set has each tile once; the reading left it apart from the rest)."""
-        mapping = frame_map(self.board, board) if self.unsure and len(board) else None
+        board = record.state.board
+        mapping = to_the_game(self, record) if self.unsure and len(board) else None
         misread = {cell for cell in self.unsure if mapping is not None and mapping.cell(cell) in board}
         tiles = {placed.tile for placed in self.board.placements if placed.cell not in misread}
         on_the_board = {tile.numbers for tile in board.by_tile}
@@ -141,15 +152,49 @@ def changed_pixels(before: np.ndarray | None, after: np.ndarray) -> int:
 class GameRecord:
     """What a view of the table is judged against: the game's state and rules, who plays the
     round's first tile (the camera cannot tell who it was), the ``trusted`` cells that players
-    corrected by hand (whatever the camera reads there is taken to be the game's tile) and the
+    corrected by hand (whatever the camera reads there is taken to be the game's tile), the
     ``provisional`` cells that hold placements committed from an unsure reading (a sure one
-    corrects them)."""
+    corrects them) and where the tiles of the last view that counted lay (``to_the_game``)."""
 
     state: GameState
     rules: Rules
     opener: int = 0
     trusted: frozenset[Cell] = frozenset()
     provisional: frozenset[Cell] = frozenset()
+    seen_at: tuple[tuple[Cell, PixelPoint], ...] = ()  # the last view that counted: its tiles' centres, by game cell
+
+
+def to_the_game(view: TableView, record: GameRecord) -> LatticeMap | None:
+    """The symmetry taking a view's lattice frame to the game's, found from the tiles both show;
+    where they share none, from where its tiles lie in the picture, next to those of the last
+    view that counted (``GameRecord.seen_at``; the camera keeps still). Just after the opening,
+    the board's one tile, read unsurely as another from frame to frame, leaves nothing else to
+    match the view by: studio game 2000446 lost every turn after the second so, its 5-5-5 read
+    now and then as 5-4-5 and the tile beside it as 2-5-5 or 3-5-5."""
+    mapping = frame_map(view.board, record.state.board)
+    if mapping is None and record.seen_at:
+        mapping = _map_by_place(view.board_at, record.seen_at)
+    return mapping
+
+
+def _map_by_place(
+    centres: tuple[tuple[Cell, PixelPoint], ...], seen_at: tuple[tuple[Cell, PixelPoint], ...]
+) -> LatticeMap | None:
+    """The symmetry sending the cells of tiles lying at ``centres`` to the cells of the tiles
+    seen lying there (``seen_at``), where two tiles or more agree on it and no other does as well."""
+    votes: dict[LatticeMap, int] = {}
+    for cell, point in centres:
+        target = _tile_at(seen_at, point)
+        for rotation in range(6) if target is not None else ():
+            moved = LatticeMap(rotation).cell(cell)
+            dm, dk = target[0] - moved[0], target[1] - moved[1]
+            if (dm + dk) % 2 == 0:
+                mapping = LatticeMap(rotation, dm, dk)
+                votes[mapping] = votes.get(mapping, 0) + 1
+    ranked = sorted(votes.values(), reverse=True)
+    if not ranked or ranked[0] < 2 or (len(ranked) > 1 and ranked[1] == ranked[0]):
+        return None
+    return max(votes, key=votes.get)
 
 
 def judge_view(view: TableView, record: GameRecord, opening: Cell | None = None, first: Tile | None = None) -> Verdict:
@@ -157,7 +202,7 @@ def judge_view(view: TableView, record: GameRecord, opening: Cell | None = None,
     cell of the joined tile that lay alone on the table before (unread), which opens the round.
     ``first``: the tile seen before any other new one of the view appeared (``LiveTable``); where
     the view shows several new tiles, it was placed first and is committed (the others follow,
-    one from each view after)."""
+    one from each view after); without it, so is the only one of them the board allows alone."""
     state = record.state
     if state.phase == "over":
         return Verdict("round_over", "the game is over")
@@ -166,7 +211,7 @@ def judge_view(view: TableView, record: GameRecord, opening: Cell | None = None,
     if not len(state.board):
         return _opening(view, record, opening)
     board = view.board
-    mapping = frame_map(board, state.board)
+    mapping = to_the_game(view, record)
     if mapping is None:
         if not len(board):
             return Verdict("covered", "the board is hidden or out of the picture")
@@ -228,6 +273,8 @@ def _against_the_board(
         unique = [placed for placed in added if placed.tile not in in_place]
         if len(unique) >= 2 and first is not None:  # turns played while the camera saw no still table between them
             unique = [placed for placed in unique if placed.tile == first] or unique
+        if len(unique) >= 2:  # of those, one the board allows alone was played first; the others joined it
+            unique = [placed for placed in unique if not check_placement(state.board, placed, record.rules)] or unique
         if len(unique) != 1:
             return _several_new(added)
         added = unique
@@ -251,8 +298,10 @@ def _several_new(added: list[PlacedTile]) -> Verdict:
 
 def _opening(view: TableView, record: GameRecord, opening: Cell | None) -> Verdict:
     board, loose = view.board, view.loose
-    if len(board) == 2 and opening in board:
-        first = board.by_cell[opening]  # the next tile follows from the next view, as any other
+    if len(board) > 1 and opening not in board:
+        opening = _opening_triple(board, record.rules)
+    if len(board) > 1 and opening in board:
+        first = board.by_cell[opening]  # the next tiles follow from the next views, as any others
     elif len(board) > 1:
         return Verdict(
             "out_of_sync",
@@ -274,6 +323,18 @@ def _opening(view: TableView, record: GameRecord, opening: Cell | None) -> Verdi
     else:
         return Verdict("in_sync", f"round {record.state.round}: waiting for the opening tile")
     return _try_place(first, record, first.cell in view.unsure)  # the round's frame is the view's
+
+
+def _opening_triple(board: Board, rules: Rules) -> Cell | None:
+    """The cell of the one triple among the few tiles (``OPENING_TRIPLE_AMONG``) joined before
+    the round's first was committed, where the rules have the opener lay a triple (or 0-0-0): it
+    was laid first. Only where no player held a triple does a round open otherwise, and a triple
+    drawn later then lies among more tiles: fresh studio game 2000445, opened with a 3-5-5 that
+    was never read, showed a 4-4-4 drawn and played later as the one triple of 16 tiles."""
+    if rules.opening_tile != "triple_or_zero" or len(board) > OPENING_TRIPLE_AMONG:
+        return None
+    triples = [placed.cell for placed in board.placements if len(set(placed.corners)) == 1]
+    return triples[0] if len(triples) == 1 else None
 
 
 def _try_place(placed: PlacedTile, record: GameRecord, unsure: bool = False) -> Verdict:
@@ -342,7 +403,8 @@ class LiveTable:
         than any other view (a tile read one way, then another, then the first way twice is read
         as most readings have it, instead of never; two views read in turn hold neither)."""
         state = record.state
-        signature = view.signature(state.board)
+        record = self._with_seen(record)
+        signature = view.signature(record)
         self._history = [*self._history[1 - REMEMBERED_READINGS :], signature[0]]
         if signature != self._candidate:
             self._candidate, self._count, self._since = signature, 0, now
@@ -366,6 +428,15 @@ class LiveTable:
         else:
             self._reference = None
         return verdict
+
+    def _with_seen(self, record: GameRecord) -> GameRecord:
+        """``record`` with where the tiles of the view that counted last lay, by their cells in
+        the game's frame (``to_the_game``)."""
+        board = record.state.board
+        mapping = frame_map(self.shown.board, board) if self.shown is not None and len(board) else None
+        if mapping is None:
+            return record
+        return replace(record, seen_at=tuple((mapping.cell(cell), point) for cell, point in self.shown.board_at))
 
     def _held(self, readings: int, since: float, now: float) -> bool:
         held = now - since + 1e-6  # frame times such as 3 / 5 and 5 / 5 are not exact

@@ -73,6 +73,30 @@ def test_two_new_tiles_are_named_so_a_player_can_enter_the_one_the_camera_missed
     assert verdict.status == "placed" and verdict.placement == Place(entered.turn, next_one.cell, next_one.corners)
 
 
+def test_of_two_new_tiles_the_one_the_board_allows_alone_was_played_first(grown):
+    # Fresh studio game 2000443 (28 px tiles): the tile played after the opening one was not
+    # read until the next player's joined it on its far side; the camera had seen neither
+    # alone, and the game stalled at "2 new tiles at once". The later tile touches only the
+    # earlier one, so it cannot have been played first.
+    before = Board(grown.placements[:10])
+    game = game_with(before)
+    first, second = next(
+        (earlier, later)
+        for cell in sorted(before.frontier())
+        for earlier in legal_tiles(before, cell)[:2]
+        for beyond in edge_neighbours(cell)
+        if beyond not in before
+        for later in legal_tiles(before.with_tile(earlier), beyond)
+        if check_placement(before, later, RULES)
+    )
+    view = TableView(before.with_tile(first).with_tile(second).moved(CAMERA))
+    verdict = judge_view(view, GameRecord(game.state, RULES))
+    assert verdict.status == "placed" and verdict.placement == Place(game.state.turn, first.cell, first.corners)
+    game.apply(verdict.placement)
+    verdict = judge_view(view, GameRecord(game.state, RULES))
+    assert verdict.status == "placed" and verdict.placement == Place(game.state.turn, second.cell, second.corners)
+
+
 def test_a_new_tile_is_placed_though_tiles_of_the_board_are_missed(grown):
     game = game_with(Board(grown.placements[:11]))
     last = grown.placements[11]
@@ -257,12 +281,50 @@ def test_two_joined_tiles_before_the_round_begins_wait_unless_one_lay_there_unre
     game = Game(["Ann", "Bob"], RULES)
     pair = random_board(1, 2, "pressman-us")
     first, second = pair.placements
+    assert all(len(set(placed.corners)) > 1 for placed in pair.placements)  # a lone triple opens (below)
     joined = TableView(pair, board_at=((first.cell, (402.0, 299.0)), (second.cell, (430.0, 283.0))))
     never_seen = LiveTable().judge(joined, GameRecord(game.state, RULES))
     assert never_seen.status == "out_of_sync" and "enter the opening tile by hand" in never_seen.message
     between = LiveTable()
     between.judge(TableView(Board(), unread_at=((416.0, 291.0),)), GameRecord(game.state, RULES))  # under neither tile
     assert between.judge(joined, GameRecord(game.state, RULES)).status == "out_of_sync"
+
+
+def test_joined_tiles_before_the_round_open_with_their_one_triple():
+    # Fresh studio game 2000465 (wooden pip tiles): its opening 0-0-0 shows no dots, so alone it
+    # was taken for a back, and once the next tile joined it the table asked for the opening
+    # tile by hand to the end. Where the rules have the opener lay a triple, the one triple
+    # among joined tiles opens; the others follow as tiles played while no view held.
+    triple = PlacedTile((0, 0), (0, 0, 0))
+    opened = Board((triple,))
+    second, third = next(
+        (earlier, later)
+        for cell in sorted(opened.frontier())
+        for earlier in legal_tiles(opened, cell)
+        for beyond in edge_neighbours(cell)
+        if beyond not in opened
+        for later in legal_tiles(opened.with_tile(earlier), beyond)
+        if check_placement(opened, later, RULES)
+    )
+    view = TableView(Board((second, triple, third)).moved(CAMERA))
+    game = Game(["Ann", "Bob"], RULES)
+    for placed in (triple, second, third):  # in the view's frame, which the round takes for its own
+        player = game.state.turn if len(game.state.board) else 1
+        verdict = judge_view(view, GameRecord(game.state, RULES, opener=1))
+        assert verdict.placement == Place(player, *CAMERA.corners(placed.cell, placed.corners))
+        game.apply(verdict.placement)
+    three = Board((triple, second, third))
+    fourth = next(
+        placed
+        for cell in sorted(three.frontier())
+        for placed in legal_tiles(three, cell)
+        if len(set(placed.corners)) > 1
+    )
+    crowded = judge_view(TableView(three.with_tile(fourth)), GameRecord(Game(["Ann", "Bob"], RULES).state, RULES))
+    assert crowded.status == "out_of_sync"  # among more tiles, a triple drawn and played later could lie
+    any_tile_opens = get_rules("pressman-2012")
+    verdict = judge_view(view, GameRecord(Game(["Ann", "Bob"], any_tile_opens).state, any_tile_opens))
+    assert verdict.status == "out_of_sync" and "enter the opening tile by hand" in verdict.message
 
 
 def test_a_round_waiting_to_be_settled_commits_nothing(grown):
@@ -315,7 +377,7 @@ def test_a_reading_that_shows_a_tile_twice_is_not_the_one_judged(grown):
             CAMERA
         )
     )
-    assert twice.signature(game.state.board) == plain.signature(game.state.board)
+    assert twice.signature(GameRecord(game.state, RULES)) == plain.signature(GameRecord(game.state, RULES))
     table = LiveTable(LiveSettings(still_frames=2, still_seconds=0.0))
     verdicts = [table.observe(view, GameRecord(game.state, RULES), t) for t, view in enumerate([plain, twice])]
     assert [v.status for v in verdicts] == ["settling", "placed"] and table.shown is plain
@@ -338,13 +400,50 @@ def test_misreads_of_the_board_show_the_same_view_as_the_board(grown):
         tuple(PlacedTile(p.cell, (first, *p.corners[1:])) if p is target else p for p in grown.placements)
     ).moved(CAMERA)
     unsure = TableView(misread, unsure=frozenset({CAMERA.cell(target.cell)}))
-    assert plain.signature(before) == apart.signature(before) == unsure.signature(before)
-    assert TableView(misread).signature(before) != plain.signature(before)  # read surely, it is another view
+    record = GameRecord(game.state, RULES)
+    assert plain.signature(record) == apart.signature(record) == unsure.signature(record)
+    assert TableView(misread).signature(record) != plain.signature(record)  # read surely, it is another view
     table = LiveTable(LiveSettings(still_frames=3, still_seconds=0.0))
     verdicts = [table.observe(view, GameRecord(game.state, RULES), t) for t, view in enumerate([plain, apart, unsure])]
     assert [verdict.status for verdict in verdicts] == ["settling", "settling", "placed"]
     added = grown.placements[11]
     assert verdicts[-1].placement == Place(game.state.turn, added.cell, added.corners)  # the misread number left aside
+
+
+def test_a_board_of_one_tile_read_otherwise_is_matched_by_where_its_tiles_lie():
+    # Fresh studio game 2000446 (black tiles, 31 px): just after the opening, the board's one
+    # tile read unsurely as another in every other reading. Those readings shared no tile with
+    # the game's board, so none could be matched to it and its misread tile counted as new: no
+    # view held, and the game lost every turn after the second. The camera keeps still, so
+    # they are matched by where their tiles lie, beside those of the view that counted last.
+    pair = random_board(3, 2, "pressman-us")
+    first, second = pair.placements
+    game = game_with(Board((first,)))
+    misread = next(
+        PlacedTile(first.cell, (n, *first.corners[1:]))
+        for n in range(7)
+        if PlacedTile(first.cell, (n, *first.corners[1:])).tile not in {None, first.tile, second.tile}
+    )
+    centres = {first.cell: (402.0, 299.0), second.cell: (430.0, 283.0)}
+
+    def camera_view(tiles: tuple[PlacedTile, ...]) -> TableView:
+        """The pair as the camera reports it: its own frame, the first tile unsure, the centres."""
+        return TableView(
+            Board(tiles).moved(CAMERA),
+            board_at=tuple((CAMERA.cell(placed.cell), centres[placed.cell]) for placed in tiles),
+            unsure=frozenset({CAMERA.cell(first.cell)}),
+        )
+
+    views = [camera_view((tile, second)) for tile in (first, misread, first, misread)]
+    assert views[1].signature(GameRecord(game.state, RULES)) != views[0].signature(GameRecord(game.state, RULES))
+    table = LiveTable(LiveSettings(still_frames=3, still_seconds=0.0))
+    table.shown = camera_view(pair.placements)  # the view the opening tile was committed from
+    verdicts = [table.observe(view, GameRecord(game.state, RULES), t) for t, view in enumerate(views)]
+    assert [v.status for v in verdicts[:3]] == ["settling", "settling", "placed"]
+    assert verdicts[2].placement == Place(game.state.turn, second.cell, second.corners)
+    never_counted = LiveTable(LiveSettings(still_frames=3, still_seconds=0.0))  # nothing to match them by
+    statuses = {never_counted.observe(view, GameRecord(game.state, RULES), t).status for t, view in enumerate(views)}
+    assert statuses == {"settling"}
 
 
 def test_a_view_read_as_often_as_another_never_counts(grown):
