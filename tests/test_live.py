@@ -74,7 +74,7 @@ def test_two_new_tiles_are_named_so_a_player_can_enter_the_one_the_camera_missed
 
 
 def test_of_two_new_tiles_the_one_the_board_allows_alone_was_played_first(grown):
-    # Fresh studio game 2000443 (28 px tiles): the tile played after the opening one was not
+    # Fresh studio game 2000443 (48 px wooden pip tiles): the tile played after the opening one was not
     # read until the next player's joined it on its far side; the camera had seen neither
     # alone, and the game stalled at "2 new tiles at once". The later tile touches only the
     # earlier one, so it cannot have been played first.
