@@ -101,3 +101,15 @@ class LatticeMap:
         number_at = {self.point(p): n for p, n in zip(cell_corners(cell), numbers)}
         new_cell = cell_from_corners(list(number_at))
         return new_cell, tuple(number_at[p] for p in cell_corners(new_cell))
+
+
+def maps_onto(cell: Cell, target: Cell) -> tuple[LatticeMap, ...]:
+    """The three lattice symmetries sending ``cell`` onto ``target`` (turns a third of a circle
+    apart about it): where one tile is seen in two lattice frames, what its two cells allow."""
+    maps = []
+    for rotation in range(6):
+        m, k = LatticeMap(rotation).cell(cell)
+        dm, dk = target[0] - m, target[1] - k
+        if (dm + dk) % 2 == 0:  # a turn by an odd number of sixths points the cell the other way
+            maps.append(LatticeMap(rotation, dm, dk))
+    return tuple(maps)

@@ -43,6 +43,7 @@ pixels, apart from the small thumbnail that measures change.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -51,7 +52,7 @@ import numpy as np
 
 from engine.board import Board, PlacedTile, check_placement
 from engine.game import GameState, IllegalEvent, Place, advance
-from engine.lattice import Cell, LatticeMap
+from engine.lattice import Cell, LatticeMap, maps_onto
 from engine.rules import Rules
 from engine.tiles import Tile, canonical, format_corners
 from vision.added import frame_map
@@ -161,20 +162,24 @@ class GameRecord:
     opener: int = 0
     trusted: frozenset[Cell] = frozenset()
     provisional: frozenset[Cell] = frozenset()
-    seen_at: tuple[tuple[Cell, PixelPoint], ...] = ()  # the last view that counted: its tiles' centres, by game cell
+    seen: TableView | None = None  # the last view that counted
 
 
 def to_the_game(view: TableView, record: GameRecord) -> LatticeMap | None:
     """The symmetry taking a view's lattice frame to the game's, found from the tiles both show;
     where they share none, from where its tiles lie in the picture, next to those of the last
-    view that counted (``GameRecord.seen_at``; the camera keeps still). Just after the opening,
+    view that counted (``GameRecord.seen``; the camera keeps still). Just after the opening,
     the board's one tile, read unsurely as another from frame to frame, leaves nothing else to
     match the view by: studio game 2000446 lost every turn after the second so, its 5-5-5 read
     now and then as 5-4-5 and the tile beside it as 2-5-5 or 3-5-5."""
     mapping = frame_map(view.board, record.state.board)
-    if mapping is None and record.seen_at:
-        mapping = _map_by_place(view.board_at, record.seen_at)
-    return mapping
+    if mapping is not None or record.seen is None:
+        return mapping
+    seen = record.seen
+    seen_to_game = frame_map(seen.board, record.state.board)
+    if seen_to_game is None:
+        return None
+    return _map_by_place(view.board_at, tuple((seen_to_game.cell(cell), at) for cell, at in seen.board_at))
 
 
 def _map_by_place(
@@ -182,19 +187,16 @@ def _map_by_place(
 ) -> LatticeMap | None:
     """The symmetry sending the cells of tiles lying at ``centres`` to the cells of the tiles
     seen lying there (``seen_at``), where two tiles or more agree on it and no other does as well."""
-    votes: dict[LatticeMap, int] = {}
-    for cell, point in centres:
-        target = _tile_at(seen_at, point)
-        for rotation in range(6) if target is not None else ():
-            moved = LatticeMap(rotation).cell(cell)
-            dm, dk = target[0] - moved[0], target[1] - moved[1]
-            if (dm + dk) % 2 == 0:
-                mapping = LatticeMap(rotation, dm, dk)
-                votes[mapping] = votes.get(mapping, 0) + 1
-    ranked = sorted(votes.values(), reverse=True)
-    if not ranked or ranked[0] < 2 or (len(ranked) > 1 and ranked[1] == ranked[0]):
+    votes = Counter(
+        mapping
+        for cell, point in centres
+        if (target := _tile_at(seen_at, point)) is not None
+        for mapping in maps_onto(cell, target)
+    )
+    ranked = votes.most_common(2)
+    if not ranked or ranked[0][1] < 2 or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
         return None
-    return max(votes, key=votes.get)
+    return ranked[0][0]
 
 
 def judge_view(view: TableView, record: GameRecord, opening: Cell | None = None, first: Tile | None = None) -> Verdict:
@@ -300,7 +302,7 @@ def _opening(view: TableView, record: GameRecord, opening: Cell | None) -> Verdi
     board, loose = view.board, view.loose
     if len(board) > 1 and opening not in board:
         opening = _opening_triple(board, record.rules)
-    if len(board) > 1 and opening in board:
+    if opening in board:
         first = board.by_cell[opening]  # the next tiles follow from the next views, as any others
     elif len(board) > 1:
         return Verdict(
@@ -403,7 +405,7 @@ class LiveTable:
         than any other view (a tile read one way, then another, then the first way twice is read
         as most readings have it, instead of never; two views read in turn hold neither)."""
         state = record.state
-        record = self._with_seen(record)
+        record = replace(record, seen=self.shown)
         signature = view.signature(record)
         self._history = [*self._history[1 - REMEMBERED_READINGS :], signature[0]]
         if signature != self._candidate:
@@ -428,15 +430,6 @@ class LiveTable:
         else:
             self._reference = None
         return verdict
-
-    def _with_seen(self, record: GameRecord) -> GameRecord:
-        """``record`` with where the tiles of the view that counted last lay, by their cells in
-        the game's frame (``to_the_game``)."""
-        board = record.state.board
-        mapping = frame_map(self.shown.board, board) if self.shown is not None and len(board) else None
-        if mapping is None:
-            return record
-        return replace(record, seen_at=tuple((mapping.cell(cell), point) for cell, point in self.shown.board_at))
 
     def _held(self, readings: int, since: float, now: float) -> bool:
         held = now - since + 1e-6  # frame times such as 3 / 5 and 5 / 5 are not exact

@@ -10,6 +10,7 @@ from engine.lattice import (
     cell_from_corners,
     cells_around,
     edge_neighbours,
+    maps_onto,
     point_xy,
     points_up,
     shared_points,
@@ -103,6 +104,13 @@ def test_rotation_by_60_degrees_is_a_rigid_clockwise_turn():
     for _ in range(6):
         cell = turn.cell(cell)
     assert cell == (2, -1)
+
+
+def test_three_symmetries_send_a_cell_onto_another():
+    for cell, target in [((0, 0), (0, 0)), ((0, 0), (1, 0)), ((3, -2), (-1, 4)), ((2, 1), (2, 2))]:
+        maps = maps_onto(cell, target)
+        assert len(set(maps)) == 3 and all(mapping.cell(cell) == target for mapping in maps)
+        assert len({mapping.corners(cell, (1, 2, 5))[1] for mapping in maps}) == 3  # each turns it another way
 
 
 def test_map_keeps_numbers_on_their_points():

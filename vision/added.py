@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from engine.board import Board, PlacedTile
-from engine.lattice import Cell, LatticeMap
+from engine.lattice import Cell, LatticeMap, maps_onto
 from engine.rules import Rules
 from engine.scoring import PlacementResult, judge_placement
 from engine.tiles import Tile
@@ -41,11 +41,8 @@ def frame_map(previous: Board, current: Board) -> LatticeMap | None:
         now = current.by_tile.get(placed.tile)
         if now is None:
             continue
-        for rotation in range(6):
-            cell, corners = LatticeMap(rotation).corners(placed.cell, placed.corners)
-            dm, dk = now.cell[0] - cell[0], now.cell[1] - cell[1]
-            if (dm + dk) % 2 == 0 and corners == now.corners:
-                mapping = LatticeMap(rotation, dm, dk)
+        for mapping in maps_onto(placed.cell, now.cell):
+            if mapping.corners(placed.cell, placed.corners)[1] == now.corners:
                 votes[mapping] = votes.get(mapping, 0) + 1
     return max(votes, key=votes.get) if votes else None
 
