@@ -206,6 +206,20 @@ def test_added_tile_is_scored_whatever_frame_each_photo_picked():
     assert frame_map(before, after) == LatticeMap(4, *_inverse_shift(LatticeMap(2, 3, -1)))
 
 
+def test_the_frame_map_is_the_symmetry_most_tiles_fit_though_the_first_fit_another():
+    # The earlier photo's first tiles lie in another frame than the rest (a part glued apart),
+    # so the tiles met first vote for another symmetry; the most votes still win. (No triples:
+    # one fits all three symmetries its cells allow.)
+    after = random_board(5, 20)
+    placements = [p for p in after.without_last().placements if len(set(p.corners)) > 1]
+    apart, frame = LatticeMap(0, 20, 0), LatticeMap(2, 3, -1)
+    before = Board(
+        tuple(PlacedTile(*apart.corners(p.cell, p.corners)) for p in placements[:5])
+        + tuple(PlacedTile(*frame.corners(p.cell, p.corners)) for p in placements[5:])
+    )
+    assert frame_map(before, after) == LatticeMap(4, *_inverse_shift(frame))
+
+
 def _inverse_shift(mapping: LatticeMap) -> tuple[int, int]:
     back = LatticeMap(6 - mapping.rotation)
     m, k = back.point((mapping.dm, mapping.dk))
