@@ -335,7 +335,7 @@ def _opening_triple(board: Board, rules: Rules) -> Cell | None:
     was never read, showed a 4-4-4 drawn and played later as the one triple of 16 tiles."""
     if rules.opening_tile != "triple_or_zero" or len(board) > OPENING_TRIPLE_AMONG:
         return None
-    triples = [placed.cell for placed in board.placements if len(set(placed.corners)) == 1]
+    triples = [placed.cell for placed in board.placements if placed.tile is not None and placed.tile.is_triple]
     return triples[0] if len(triples) == 1 else None
 
 

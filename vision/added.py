@@ -44,8 +44,11 @@ def frame_map(previous: Board, current: Board) -> LatticeMap | None:
             continue
         # A tile that is no triple fits at most one of the three symmetries its cells allow, so
         # one that fits the last tile's fits no other (a shortcut: 1.6 -> 0.4 ms on 39 tiles).
-        triple = len(set(placed.corners)) == 1
-        if last is not None and not triple and last.corners(placed.cell, placed.corners) == (now.cell, now.corners):
+        if (
+            last is not None
+            and not placed.tile.is_triple
+            and last.corners(placed.cell, placed.corners) == (now.cell, now.corners)
+        ):
             votes[last] += 1
             continue
         fitting = [
