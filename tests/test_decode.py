@@ -436,6 +436,45 @@ def test_no_tile_side_renumbered_makes_a_likelier_board():
                 assert _log_likelihood(probs, cells, _renumbered(read, sharers, {a: x, b: y})) <= best + 1e-9
 
 
+def _chosen_for(cells, board):
+    """The decoder's record of a board's readings (standard set)."""
+    readings, _, tile_of_reading = _readings(5)
+    chosen = _Chosen(np.full(len(cells), -1), readings, tile_of_reading, _sharing(cells)[1], DEFAULT_PENALTY)
+    chosen.set_all(range(len(cells)), [_index(*reading, 6) for reading in board])
+    return chosen
+
+
+def test_a_renumbering_gains_what_the_board_it_makes_gains_in_the_decoders_objective():
+    # best_renumbering weighs every candidate at once (readings rebuilt digit by digit, the
+    # disagreements it ends and the repeats it adds counted apart); whatever it picks must be
+    # what renumbering the board and weighing it whole (``_Chosen.total``) gains, at single
+    # points and at both points of a tile side (where the side's two tiles change two digits each).
+    readings, foreign, _ = _readings(5)
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        cells, truth, sharers = _board_by_point(seed, 24)
+        base = sum(np.log(_noisy(truth, rng, right=0.8))[:, i, readings[:, i]] for i in range(3))
+        base = base - DEFAULT_PENALTY * foreign
+        choice = np.array([_index(*reading, 6) for reading in truth])
+        moved = rng.uniform(size=len(choice)) < 0.25
+        choice[moved] = rng.integers(0, len(readings), moved.sum())
+        shared = [point for point in sharers.values() if len(point) > 1]
+        now = [tuple(int(n) for n in readings[r]) for r in choice]
+        chosen = _chosen_for(cells, now)
+        sides = sorted({side for cell in cells for side in itertools.combinations(sorted(cell_corners(cell)), 2)})
+        for points in [(point,) for point in sorted(sharers)[::3]] + sides[::4]:
+            candidates = np.array(list(itertools.product(range(6), repeat=len(points))))
+            boards = [_renumbered(now, sharers, dict(zip(points, row))) for row in candidates.tolist()]
+            gains = [_chosen_for(cells, board).total(base, shared) - chosen.total(base, shared) for board in boards]
+            gain, tiles, after = chosen.best_renumbering([sharers[point] for point in points], candidates, base)
+            if max(gains) <= 1e-6:
+                assert after is None
+                continue
+            best = boards[int(np.argmax(gains))]
+            assert gain == pytest.approx(max(gains), abs=1e-6)
+            assert [tuple(readings[r]) for r in after] == [best[t] for t in tiles]
+
+
 def test_the_search_passes_over_only_tiles_and_points_that_could_not_change():
     # The search tries a tile or a lattice point only where a bound says trying could change
     # something. On noisy boards with readings chosen partly at random (mismatches, repeats,

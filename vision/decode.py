@@ -19,7 +19,6 @@ reading leaned, but the confidences are the evidence's own, so a hint never make
 
 from __future__ import annotations
 
-import collections
 import functools
 import itertools
 import math
@@ -225,16 +224,17 @@ def decode(
             chosen = searched
     choice = chosen.choice
     point_confidence = chosen.point_confidences(shared_at, shared_table, without_hints)
+    # Each number's share of each tile's probability at each corner, its neighbours fixed: (3, numbers, tiles).
+    scores = np.array([chosen.scores(t, without_hints[t]) for t in range(len(cells))])
+    weights = np.exp(scores - scores.max(1, keepdims=True))
+    weights /= weights.sum(1, keepdims=True)
+    share = np.array([[weights[:, readings[:, i] == n].sum(1) for n in range(numbers)] for i in range(3)])
     decoded = []
     for t, cell in enumerate(cells):
-        scores = chosen.scores(t, without_hints[t])
-        weights = np.exp(scores - scores.max())
-        weights /= weights.sum()
         reading = readings[choice[t]]
         points = cell_corners(cell) if cell is not None else (None,) * 3
         confidences = tuple(
-            min(1.0, float(weights[readings[:, i] == reading[i]].sum()), point_confidence.get(points[i], 1.0))
-            for i in range(3)
+            min(1.0, float(share[i, reading[i], t]), point_confidence.get(points[i], 1.0)) for i in range(3)
         )
         decoded.append(
             DecodedTile(
@@ -481,25 +481,31 @@ class _Chosen:
     ) -> tuple[float, list[int], np.ndarray | None]:
         """``renumber``'s best row, unapplied: its gain, the tiles it changes and their readings
         (None where no row gains more than ``floor``)."""
-        tiles = sorted({t for sharers in points for t, _ in sharers})
+        sharers = [sharer for point in points for sharer in point]
+        tiles = sorted({t for t, _ in sharers})
         column = {t: k for k, t in enumerate(tiles)}
+        sharer_tile = np.array([t for t, _ in sharers])
+        sharer_corner = np.array([i for _, i in sharers])
+        sharer_point = np.repeat(np.arange(len(points)), [len(point) for point in points])
         before = self.choice[tiles]
         # Each tile's reading with the digits at these points replaced, for every candidate: (K, tiles).
-        after = np.tile(before, (len(candidates), 1))
-        disagreeing = 0
-        for k, sharers in enumerate(points):
-            digits = self.readings[self.choice[[t for t, _ in sharers]], [i for _, i in sharers]]
-            disagreeing += _disagreeing_pairs(digits)
-            for t, i in sharers:
-                after[:, column[t]] = _with_number(after[:, column[t]], i, candidates[:, k], self.numbers)
+        # A tile's corners at different points hold different digits, so the changes add up.
+        digits = self.readings[self.choice[sharer_tile], sharer_corner]
+        change = (candidates[:, sharer_point] - digits) * self.numbers ** (2 - sharer_corner)
+        moves = np.zeros((len(sharers), len(tiles)), np.int64)
+        moves[np.arange(len(sharers)), [column[t] for t, _ in sharers]] = 1
+        after = before + change @ moves
+        same_point = sharer_point[:, None] == sharer_point[None, :]
+        disagreeing = int((same_point & (digits[:, None] != digits[None, :])).sum()) // 2
         gains = base[tiles, after].sum(1) - base[tiles, before].sum() + self.penalty * disagreeing
         # Duplicates can fall by at most the repeated tiles here: a bound that skips most candidates.
         repeated = int((self.shown[self.tile_of_reading[before]] > 1).sum())
+        shown_before, shown_after = self.tile_of_reading[before].tolist(), self.tile_of_reading[after]
         best_gain, best_after = floor, None
         for k in np.argsort(-gains):
             if gains[k] + self.penalty * repeated <= best_gain + 1e-9:
                 break
-            gain = gains[k] - self.penalty * self._duplicates_added(before, after[k])
+            gain = gains[k] - self.penalty * self._duplicates_added(shown_before, shown_after[k].tolist())
             if gain > best_gain + 1e-9:
                 best_gain, best_after = gain, after[k]
         return best_gain, tiles, best_after
@@ -568,16 +574,19 @@ class _Chosen:
         share = weights[np.arange(len(shared)), digit[:, 0]] / weights.sum(1)
         return {point: float(share[k]) for k, point in enumerate(shared) if agreeing[k]}
 
-    def _duplicates_added(self, before: np.ndarray, after: np.ndarray) -> int:
-        """How many more tiles would repeat a set tile already shown, were ``before`` readings
-        replaced by ``after``."""
-        change = collections.Counter(self.tile_of_reading[after].tolist())
-        change.subtract(self.tile_of_reading[before].tolist())
+    def _duplicates_added(self, before: list[int], after: list[int]) -> int:
+        """How many more tiles would repeat a set tile already shown, were the set tiles
+        ``before`` replaced by those ``after``."""
+        more: dict[int, int] = {}
+        for tile in after:
+            more[tile] = more.get(tile, 0) + 1
+        for tile in before:
+            more[tile] = more.get(tile, 0) - 1
         added = 0
-        for tile, more in change.items():
-            if more:
+        for tile, extra in more.items():
+            if extra:
                 now = int(self.shown[tile])
-                added += max(now + more - 1, 0) - max(now - 1, 0)
+                added += max(now + extra - 1, 0) - max(now - 1, 0)
         return added
 
 
