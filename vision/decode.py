@@ -492,20 +492,20 @@ class _Chosen:
         # A tile's corners at different points hold different digits, so the changes add up.
         digits = self.readings[self.choice[sharer_tile], sharer_corner]
         change = (candidates[:, sharer_point] - digits) * self.numbers ** (2 - sharer_corner)
-        moves = np.zeros((len(sharers), len(tiles)), np.int64)
-        moves[np.arange(len(sharers)), [column[t] for t, _ in sharers]] = 1
-        after = before + change @ moves
+        in_column = np.zeros((len(sharers), len(tiles)), np.int64)  # each sharer's tile's column
+        in_column[np.arange(len(sharers)), [column[t] for t, _ in sharers]] = 1
+        after = before + change @ in_column
         same_point = sharer_point[:, None] == sharer_point[None, :]
         disagreeing = int((same_point & (digits[:, None] != digits[None, :])).sum()) // 2
         gains = base[tiles, after].sum(1) - base[tiles, before].sum() + self.penalty * disagreeing
         # Duplicates can fall by at most the repeated tiles here: a bound that skips most candidates.
         repeated = int((self.shown[self.tile_of_reading[before]] > 1).sum())
-        shown_before, shown_after = self.tile_of_reading[before].tolist(), self.tile_of_reading[after]
+        set_tiles_before, set_tiles_after = self.tile_of_reading[before].tolist(), self.tile_of_reading[after]
         best_gain, best_after = floor, None
         for k in np.argsort(-gains):
             if gains[k] + self.penalty * repeated <= best_gain + 1e-9:
                 break
-            gain = gains[k] - self.penalty * self._duplicates_added(shown_before, shown_after[k].tolist())
+            gain = gains[k] - self.penalty * self._duplicates_added(set_tiles_before, set_tiles_after[k].tolist())
             if gain > best_gain + 1e-9:
                 best_gain, best_after = gain, after[k]
         return best_gain, tiles, best_after
