@@ -281,7 +281,7 @@ def test_two_joined_tiles_before_the_round_begins_wait_unless_one_lay_there_unre
     game = Game(["Ann", "Bob"], RULES)
     pair = random_board(1, 2, "pressman-us")
     first, second = pair.placements
-    assert all(len(set(placed.corners)) > 1 for placed in pair.placements)  # a lone triple opens (below)
+    assert not any(placed.tile.is_triple for placed in pair.placements)  # a lone triple opens (below)
     joined = TableView(pair, board_at=((first.cell, (402.0, 299.0)), (second.cell, (430.0, 283.0))))
     never_seen = LiveTable().judge(joined, GameRecord(game.state, RULES))
     assert never_seen.status == "out_of_sync" and "enter the opening tile by hand" in never_seen.message
@@ -315,10 +315,7 @@ def test_joined_tiles_before_the_round_open_with_their_one_triple():
         game.apply(verdict.placement)
     three = Board((triple, second, third))
     fourth = next(
-        placed
-        for cell in sorted(three.frontier())
-        for placed in legal_tiles(three, cell)
-        if len(set(placed.corners)) > 1
+        placed for cell in sorted(three.frontier()) for placed in legal_tiles(three, cell) if not placed.tile.is_triple
     )
     crowded = judge_view(TableView(three.with_tile(fourth)), GameRecord(Game(["Ann", "Bob"], RULES).state, RULES))
     assert crowded.status == "out_of_sync"  # among more tiles, a triple drawn and played later could lie

@@ -495,8 +495,7 @@ class _Chosen:
         in_column = np.zeros((len(sharers), len(tiles)), np.int64)  # each sharer's tile's column
         in_column[np.arange(len(sharers)), [column[t] for t, _ in sharers]] = 1
         after = before + change @ in_column
-        same_point = sharer_point[:, None] == sharer_point[None, :]
-        disagreeing = int((same_point & (digits[:, None] != digits[None, :])).sum()) // 2
+        disagreeing = sum(_disagreeing_pairs(digits[sharer_point == k]) for k in range(len(points)))
         gains = base[tiles, after].sum(1) - base[tiles, before].sum() + self.penalty * disagreeing
         # Duplicates can fall by at most the repeated tiles here: a bound that skips most candidates.
         repeated = int((self.shown[self.tile_of_reading[before]] > 1).sum())
