@@ -13,7 +13,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+import onnx
 import torch
+from onnx import TensorProto, helper, numpy_helper
 from torch import nn
 
 from datasets.make import SPLITS, RenderJob, run_jobs
@@ -105,7 +107,8 @@ def train_finder(
 
 
 def export(net: FinderNet, out: Path) -> None:
-    """The network as ONNX for any photo size (batch norm folded into the convolutions)."""
+    """The network as ONNX for any photo size (batch norm folded into the convolutions, those
+    of the skip joins too: ``fuse_joins``)."""
     net.eval()
     out.parent.mkdir(parents=True, exist_ok=True)
     example = torch.zeros(1, 3, 480, 640, dtype=torch.uint8)
@@ -119,13 +122,56 @@ def export(net: FinderNet, out: Path) -> None:
         opset_version=17,
         dynamo=False,
     )
+    onnx.save(fuse_joins(onnx.load(str(out))), str(out))
+
+
+def fuse_joins(model: onnx.ModelProto) -> onnx.ModelProto:
+    """The exported graph arranged so that onnxruntime computes each skip join in one pass: the
+    join's batch norm folded into its two 1x1 convolutions (a scale per channel passes through the
+    bilinear upsampling; the shift becomes the skip map's convolution's bias), and the two maps
+    its sum adds named the same shape. The runtime then adds the upsampled map and applies the
+    ReLU inside the skip map's convolution, which it does only where it can prove both maps the
+    same size, and it cannot see through the upsampling. Without this the sum, the batch norm and
+    the ReLU were three more passes over full-size maps: the network took 5-7 ms more of about 60
+    on a 960x720 photo. The same numbers, up to rounding."""
+    fused = onnx.ModelProto()
+    fused.CopyFrom(model)
+    graph = fused.graph
+    weights = {tensor.name: tensor for tensor in graph.initializer}
+    made_by = {name: node for node in graph.node for name in node.output}
+
+    def array(name: str) -> np.ndarray:
+        return numpy_helper.to_array(weights[name]).astype(np.float64)
+
+    def scale_outputs(convolution: onnx.NodeProto, scale: np.ndarray) -> None:
+        name = convolution.input[1]
+        scaled = array(name) * scale[:, None, None, None]
+        weights[name].CopyFrom(numpy_helper.from_array(scaled.astype(np.float32), name))
+
+    for norm in [node for node in graph.node if node.op_type == "BatchNormalization"]:
+        join = made_by[norm.input[0]]
+        upsampled, skip = sorted((made_by[name] for name in join.input), key=lambda node: node.op_type != "Resize")
+        if (join.op_type, upsampled.op_type, skip.op_type, len(skip.input)) != ("Add", "Resize", "Conv", 2):
+            raise ValueError(f"{norm.name} follows no skip join (an upsampled convolution plus one without bias)")
+        gamma, beta, mean, variance = (array(name) for name in norm.input[1:])
+        epsilon = next((attribute.f for attribute in norm.attribute if attribute.name == "epsilon"), 1e-5)
+        scale = gamma / np.sqrt(variance + epsilon)
+        scale_outputs(made_by[upsampled.input[0]], scale)
+        scale_outputs(skip, scale)
+        bias = f"{skip.name}.bias"
+        graph.initializer.append(numpy_helper.from_array((beta - scale * mean).astype(np.float32), bias))
+        skip.input.append(bias)
+        for node in graph.node:
+            node.input[:] = [join.output[0] if name == norm.output[0] else name for name in node.input]
+        graph.node.remove(norm)
+        shape = ["batch", len(scale), f"{join.name} height", f"{join.name} width"]
+        graph.value_info.extend(helper.make_tensor_value_info(name, TensorProto.FLOAT, shape) for name in join.input)
+    return fused
 
 
 def measure_core_growth(model: Path, photos: int = 40) -> float:
     """How much larger than the truth the exported finder's triangles come out, as the median
     over validation photos; stored in the model's metadata for the run-time finder to divide out."""
-    import onnx
-
     from datasets.studio import render, sample_scene
     from vision.find import TileFinder
 

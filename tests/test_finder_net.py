@@ -1,8 +1,10 @@
 """The finder network's skip joins (torch, where installed): the same numbers as the
-concatenation they replace, and the committed model's graph without concatenations."""
+concatenation they replace, the exported graph's the same as the network's, and the committed
+model's graph without concatenations or batch norms of its own."""
 
 import math
 
+import numpy as np
 import pytest
 
 from vision.find import DEFAULT_FINDER
@@ -57,3 +59,53 @@ def test_the_committed_finder_has_no_concatenation_and_matches_its_network():
     net = FinderNet()
     joins = sum(1 for name, _ in net.named_parameters() if name.endswith("from_skip"))
     assert convolutions == sum(isinstance(m, torch.nn.Conv2d) for m in net.modules()) + 2 * joins
+
+
+def _randomised(net):
+    """Batch norms with statistics and affine parts far from the identity, so that folding them
+    wrongly shows."""
+    for norm in (m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)):
+        norm.running_mean.uniform_(-1, 1)
+        norm.running_var.uniform_(0.5, 2)
+        norm.weight.data.uniform_(0.5, 2)
+        norm.bias.data.uniform_(-1, 1)
+    return net.eval()
+
+
+def test_the_exported_finder_computes_what_its_network_does(tmp_path):
+    onnx = pytest.importorskip("onnx")
+    import onnxruntime as ort
+
+    from models.finder_net import FinderNet
+    from models.train_finder import export
+
+    torch.manual_seed(2)
+    net = _randomised(FinderNet())
+    export(net, tmp_path / "finder.onnx")
+    image = np.random.default_rng(2).integers(0, 256, (1, 3, 40, 56), dtype=np.uint8)
+    session = ort.InferenceSession(str(tmp_path / "finder.onnx"), providers=["CPUExecutionProvider"])
+    (exported,) = session.run(None, {"image": image})
+    with torch.no_grad():
+        expected = net(torch.from_numpy(image)).numpy()
+    assert np.abs(exported - expected).max() < 1e-5
+    graph = onnx.load(str(tmp_path / "finder.onnx")).graph
+    assert "BatchNormalization" not in {node.op_type for node in graph.node}
+    assert _each_join_sums_maps_named_the_same_shape(graph)
+
+
+def _each_join_sums_maps_named_the_same_shape(graph) -> bool:
+    """Without the names the runtime cannot prove the upsampled map and the skip map the same
+    size, and runs the sum apart from the skip map's convolution."""
+    shapes = {
+        info.name: [d.dim_param or d.dim_value for d in info.type.tensor_type.shape.dim] for info in graph.value_info
+    }
+    sums = [node.input for node in graph.node if node.op_type == "Add"]
+    return len(sums) == 3 and all(first in shapes and shapes[first] == shapes.get(second) for first, second in sums)
+
+
+def test_the_committed_finder_has_no_batch_norm_apart_and_sums_its_joins_in_one_pass():
+    onnx = pytest.importorskip("onnx")
+
+    graph = onnx.load(str(DEFAULT_FINDER)).graph
+    assert "BatchNormalization" not in {node.op_type for node in graph.node}
+    assert _each_join_sums_maps_named_the_same_shape(graph)
