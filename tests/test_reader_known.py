@@ -15,7 +15,7 @@ from engine.simulate import random_board
 from service.cli import main
 from vision.evaluate import board_of, compare
 from vision.image_io import load_image
-from vision.reader import Reader, _Known, _known_here
+from vision.reader import Reader, _Known, _known_matched, _known_placed
 from vision.records import ReadTile
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -53,6 +53,25 @@ def test_the_tile_added_to_a_known_board_is_scored_without_an_earlier_photo(read
     assert placement["tile"] == expected["tile"] and placement["score"] == expected["score"] and placement["legal"]
     assert not any("cannot be matched" in note for note in reading.notes)
     assert compare(truth, reading.to_dict())["wrong_corners"] == 0
+
+
+def test_a_known_board_the_corners_place_is_decoded_once_expected(reader, truth, image, monkeypatch):
+    # Placed by the corners' probabilities, the known board needs no decoding without it first:
+    # every decode of the photo expects the game's tiles (a live game reads each still frame so).
+    calls = []
+
+    def counted(*args, **kwargs):
+        calls.append(args[4] if len(args) > 4 else kwargs.get("expected"))
+        return read_numbers(*args, **kwargs)
+
+    read_numbers = vision.reader.read_numbers
+    monkeypatch.setattr(vision.reader, "read_numbers", counted)
+    reading = reader.read(image, known=known_before(truth))
+    assert calls and all(calls)
+    assert reading.last_placement.to_dict()["tile"] == truth["last_placement"]["tile"]
+    calls.clear()
+    reader.read(image)
+    assert calls and not any(calls)
 
 
 def test_a_board_that_is_not_on_the_table_is_not_imposed(reader, truth, image):
@@ -125,10 +144,11 @@ def test_a_known_board_larger_than_the_photo(reader, truth, image):
 
 
 def known_here(known: Board, placements, shown=None, provisional=()) -> dict:
-    """``_known_here`` for tiles decoded as ``placements`` (cell, numbers), read surely (pixels do
-    not matter here); ``shown``: the numbers their corners favour instead, 0.45 against 0.55 for
-    the numbers decoded, as where small tiles are misread; ``provisional``: cells of ``known``
-    placed from an unsure reading."""
+    """Where the reader expects ``known``, for tiles decoded as ``placements`` (cell, numbers),
+    read surely (pixels do not matter here): placed by the corners' probabilities, else matched
+    by the tiles decoded. ``shown``: the numbers their corners favour instead, 0.45 against 0.55
+    for the numbers decoded, as where small tiles are misread; ``provisional``: cells of
+    ``known`` placed from an unsure reading."""
     tiles = [ReadTile(cell, np.zeros((3, 2)), corners, (1.0, 1.0, 1.0), True, False) for cell, corners in placements]
     probabilities = np.full((len(tiles), 3, 8), 0.0)
     for t, (_, corners) in enumerate(placements):
@@ -138,7 +158,10 @@ def known_here(known: Board, placements, shown=None, provisional=()) -> dict:
             else:
                 probabilities[t, i, n] += 0.55
                 probabilities[t, i, shown[t][i]] += 0.45
-    sure, hints = _known_here(_Known(known, frozenset(provisional)), tiles, probabilities, [c for c, _ in placements])
+    game, cells = _Known(known, frozenset(provisional)), [c for c, _ in placements]
+    sure, hints = _known_placed(game, probabilities, cells)
+    if not sure:
+        sure, hints = _known_matched(game, tiles, cells)
     return {**sure, **hints}
 
 
@@ -184,3 +207,16 @@ def test_tiles_placed_unsurely_keep_the_frame_though_read_otherwise():
     assert known_here(known, read, provisional=provisional) == {p.cell: p.corners for p in known.placements}
     # Told only of the sure tiles, four of the eight tiles read lie off that board: nothing is expected.
     assert known_here(Board(known.placements[:4]), read) == {}
+
+
+def test_a_known_board_the_corners_cannot_place_is_matched_by_the_tiles_decoded():
+    # Corners that favour no number place the board nowhere; the tiles decoded from them (by
+    # the game's constraints) still match it, and it is expected there.
+    known = random_board(5, 12)
+    moved = LatticeMap(3, -2, 2)
+    read = [moved.corners(p.cell, p.corners) for p in known.placements]
+    game, cells = _Known(known, frozenset()), [cell for cell, _ in read]
+    chance = np.full((len(read), 3, 8), 1 / 8)
+    assert _known_placed(game, chance, cells) == ({}, {})
+    tiles = [ReadTile(cell, np.zeros((3, 2)), corners, (1.0, 1.0, 1.0), True, False) for cell, corners in read]
+    assert _known_matched(game, tiles, cells) == (dict(read), {})

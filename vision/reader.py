@@ -361,8 +361,10 @@ class Reader:
         face_down = tuple(outlines[i] for i in np.nonzero(down)[0])
         face_down += tuple(set_aside[unlike_any_number(aside_probabilities)])
         up_probabilities, up_corners, up_cells = probabilities[face_up], ordered[face_up], [cells[i] for i in face_up]
-        read, max_number = read_numbers(up_probabilities, up_corners, up_cells, rules)
-        expected, hints = _known_here(known, read, up_probabilities, up_cells)
+        expected, hints = _known_placed(known, up_probabilities, up_cells)
+        if not expected:  # no known board, or its place not clear from the corners: decode, then match the tiles read
+            read, max_number = read_numbers(up_probabilities, up_corners, up_cells, rules)
+            expected, hints = _known_matched(known, read, up_cells)
         if expected:
             found_cells, found_corners, found_probabilities = self._known_missed(image, fit, expected, cells)
             up_cells = up_cells + found_cells
@@ -618,40 +620,50 @@ def read_numbers(
     return tiles, max_number
 
 
-def _known_here(
-    known: _Known | None, tiles: Sequence[ReadTile], probabilities: np.ndarray, cells: Sequence[Cell | None]
-) -> tuple[dict[Cell, tuple[int, int, int]], dict[Cell, tuple[int, int, int]]]:
+_KnownHere = tuple[dict[Cell, tuple[int, int, int]], dict[Cell, tuple[int, int, int]]]  # sure tiles, hints
+
+
+def _known_placed(known: _Known | None, probabilities: np.ndarray, cells: Sequence[Cell | None]) -> _KnownHere:
     """The known board's tiles in this photo's lattice frame, the sure ones (expected) apart
-    from the provisional ones (hints), by the frame map of the tiles read (each photo picks its
-    own frame), which needs ``KNOWN_AGREEING`` sure tiles (or all of them in cells read here)
-    read the same: one tile of the set shared by chance sets a frame for any board. Small tiles
-    can be misread all over a board that is there, so failing that, the corners' probabilities
-    (``probabilities`` and ``cells``: the face-up tiles before decoding) place it
-    (``place_known``). Empty too when many tiles read lie off the known board, provisional tiles
-    included, in that frame: a game adds one tile at a time, so such a frame was voted by
-    misread tiles that happen to be known ones elsewhere."""
-    nothing: tuple[dict[Cell, tuple[int, int, int]], dict[Cell, tuple[int, int, int]]] = ({}, {})
+    from the provisional ones (hints), where the corners' probabilities place it
+    (``place_known``: ``probabilities`` and ``cells`` of the face-up tiles, before decoding).
+    This needs no decoding first, which a live game, reading every still frame with its board
+    known, would otherwise pay twice; and it holds where small tiles are misread all over a
+    board that is there. Empty where no place wins clearly (``_known_matched`` then), or where
+    that place leaves many tiles read off the board (``_known_in``)."""
     if known is None or not len(known.sure):
-        return nothing
-    on_board = [cell for cell in cells if cell is not None]
+        return {}, {}
+    placed = place_known([(p.cell, p.corners) for p in known.sure.placements], probabilities, cells)
+    return _known_in(known, placed[0], cells) if placed else ({}, {})
 
-    def placed_by(mapping: LatticeMap) -> tuple[dict[Cell, tuple[int, int, int]], dict[Cell, tuple[int, int, int]]]:
-        here = dict(mapping.corners(p.cell, p.corners) for p in known.board.placements)
-        if sum(cell not in here for cell in on_board) > 1 + len(on_board) * KNOWN_OFF_SHARE:
-            return nothing
-        sure = dict(mapping.corners(p.cell, p.corners) for p in known.sure.placements)
-        return sure, {cell: numbers for cell, numbers in here.items() if cell not in sure}
 
+def _known_matched(known: _Known | None, tiles: Sequence[ReadTile], cells: Sequence[Cell | None]) -> _KnownHere:
+    """``_known_placed``, by the frame map of the tiles decoded instead (each photo picks its
+    own frame), which needs ``KNOWN_AGREEING`` sure tiles (or all of them in cells read here)
+    read the same: one tile of the set shared by chance sets a frame for any board."""
+    if known is None or not len(known.sure):
+        return {}, {}
     read = joined_board(tiles)
     mapping = frame_map(known.sure, read)
-    if mapping is not None:
-        sure, hints = placed_by(mapping)
-        both = [cell for cell in sure if cell in read]
-        agreeing = sum(sure[cell] == read.by_cell[cell].corners for cell in both)
-        if sure and agreeing >= min(KNOWN_AGREEING, len(both)):
-            return sure, hints
-    placed = place_known([(p.cell, p.corners) for p in known.sure.placements], probabilities, cells)
-    return placed_by(placed[0]) if placed else nothing
+    if mapping is None:
+        return {}, {}
+    sure, hints = _known_in(known, mapping, cells)
+    both = [cell for cell in sure if cell in read]
+    agreeing = sum(sure[cell] == read.by_cell[cell].corners for cell in both)
+    return (sure, hints) if sure and agreeing >= min(KNOWN_AGREEING, len(both)) else ({}, {})
+
+
+def _known_in(known: _Known, mapping: LatticeMap, cells: Sequence[Cell | None]) -> _KnownHere:
+    """The known board's sure tiles and provisional ones (hints) in the frame ``mapping`` sends
+    it to; empty when many of the tiles read here (``cells``) lie off the board, provisional
+    tiles included, in that frame: a game adds one tile at a time, so such a frame was set by
+    misread tiles that happen to be known ones elsewhere."""
+    here = dict(mapping.corners(p.cell, p.corners) for p in known.board.placements)
+    on_board = [cell for cell in cells if cell is not None]
+    if sum(cell not in here for cell in on_board) > 1 + len(on_board) * KNOWN_OFF_SHARE:
+        return {}, {}
+    sure = dict(mapping.corners(p.cell, p.corners) for p in known.sure.placements)
+    return sure, {cell: numbers for cell, numbers in here.items() if cell not in sure}
 
 
 def _placed_as_known(
