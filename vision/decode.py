@@ -646,7 +646,7 @@ def place_known(
         known_cells = np.array([cell for cell, _ in turned])
         known_numbers = np.array([numbers for _, numbers in turned])
         shifts = (read_cells[:, None] - known_cells[None]).reshape(-1, 2)
-        shifts = np.unique(shifts[shifts.sum(1) % 2 == 0], axis=0)  # same-facing cells only
+        shifts = _distinct_rows(shifts[shifts.sum(1) % 2 == 0])  # same-facing cells only
         at = known_cells[None] + shifts[:, None] - low  # (shifts, known, 2)
         inside = ((at >= 0) & (at < index.shape)).all(2)
         read = np.where(inside, index[tuple(np.where(inside[..., None], at, 0).transpose(2, 0, 1))], -1)
@@ -665,3 +665,15 @@ def place_known(
         if {LatticeMap(*maps[k].tolist()).corners(cell, numbers) for cell, numbers in known} != placed:
             return None  # a symmetric board (or too little evidence) places it two ways
     return (mapping, best) if best >= margin else None
+
+
+def _distinct_rows(pairs: np.ndarray) -> np.ndarray:
+    """The distinct rows of an (N, 2) integer array, sorted by the first column and then the
+    second, as ``np.unique(pairs, axis=0)`` gives them but several times faster (it sorts the
+    rows as records): each row becomes one integer key."""
+    if not len(pairs):
+        return pairs
+    low = pairs.min(0)
+    width = int(pairs[:, 1].max() - low[1]) + 1
+    keys = np.unique((pairs[:, 0] - low[0]) * width + (pairs[:, 1] - low[1]))
+    return np.column_stack([keys // width + low[0], keys % width + low[1]])
