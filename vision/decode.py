@@ -381,9 +381,14 @@ def _index(a, b, c, numbers: int):
     return (a * numbers + b) * numbers + c
 
 
+def _place_value(corner, numbers: int):
+    """What one unit of the number at ``corner`` adds to a reading's index (``_index``)."""
+    return numbers ** (2 - corner)
+
+
 def _with_number(reading, corner, number, numbers: int):
     """Reading indices with the number at ``corner`` replaced by ``number`` (arrays broadcast)."""
-    place = numbers ** (2 - corner)
+    place = _place_value(corner, numbers)
     return reading + (number - reading // place % numbers) * place
 
 
@@ -491,7 +496,7 @@ class _Chosen:
         # Each tile's reading with the digits at these points replaced, for every candidate: (K, tiles).
         # A tile's corners at different points hold different digits, so the changes add up.
         digits = self.readings[self.choice[sharer_tile], sharer_corner]
-        change = (candidates[:, sharer_point] - digits) * self.numbers ** (2 - sharer_corner)
+        change = (candidates[:, sharer_point] - digits) * _place_value(sharer_corner, self.numbers)
         in_column = np.zeros((len(sharers), len(tiles)), np.int64)  # each sharer's tile's column
         in_column[np.arange(len(sharers)), [column[t] for t, _ in sharers]] = 1
         after = before + change @ in_column
