@@ -18,8 +18,8 @@ board:
   scorekeeper fixes a number once the next tile beside it makes it plain;
 - a tile of the board read unsurely otherwise: the game's numbers stand;
 - several new tiles (turns played while no view held): the one seen before the others appeared,
-  or else the only one the board allows alone (the others join it), is committed, and the next
-  view tells the next one;
+  or else the one whose place in the picture changed before theirs did, or else the only one the
+  board allows alone (the others join it), is committed, and the next view tells the next one;
 - anything else (two new tiles either of which could have come first, a moved tile, a misread
   that breaks the rules): out of sync, with a message, until the table matches again or a
   player corrects the game.
@@ -38,7 +38,7 @@ beside those of the view that counted last.
 The view that last counted is what the overlay shows, so a static board never flickers; and
 while the picture stays as it was when that view counted, frames are not read again (but for a
 refresh now and then), so a quiet table costs almost nothing. This module knows boards, not
-pixels, apart from the small thumbnail that measures change.
+pixels, apart from the small thumbnails that measure change and show when a place changed.
 """
 
 from __future__ import annotations
@@ -66,6 +66,7 @@ SETTLED = ("in_sync", "covered", "out_of_sync", "round_over")  # verdicts that h
 LEAD = 2  # readings by which a view must outnumber any other, since the picture moved, to hold
 ALONE_FIRST = 2  # readings showing a tile before another new one appeared, for it to count as placed first
 REMEMBERED_READINGS = 300  # readings kept to tell the order in which new tiles appeared
+REMEMBERED_STILLS = 100  # still thumbnails kept to tell it (one each time the picture moved; 19 kB each)
 OPENING_TRIPLE_AMONG = 3  # joined tiles before the round's first, at most, of which a lone triple opens
 PixelPoint = tuple[float, float]
 
@@ -375,6 +376,11 @@ class LiveTable:
     _seen: dict[tuple, _Sightings] = field(default_factory=dict)  # per signature, since the picture moved
     _lone_tile_at: PixelPoint | None = None  # where a tile lay alone before the round began
     _history: list[frozenset[Tile]] = field(default_factory=list)  # tiles joined per reading, since the table matched
+    # The first still thumbnail after each time the picture moved, since the table matched, and
+    # the frame's size: where a new tile lies, they show when it came (``_appeared_first``).
+    _stills: list[np.ndarray] = field(default_factory=list)
+    _moved: bool = True
+    _frame_size: tuple[int, int] | None = None
 
     def need(self, image: np.ndarray, now: float) -> Need:
         """Whether a frame must be read: not while the picture moves, nor while it stays as it
@@ -385,8 +391,11 @@ class LiveTable:
         moving = changed_pixels(self._previous, small) >= self.settings.changed_pixels
         self._previous = small
         if moving:
-            self._candidate, self._count, self._seen, self._reference = None, 0, {}, None
+            self._candidate, self._count, self._seen, self._reference, self._moved = None, 0, {}, None, True
             return "moving"
+        if self._moved:
+            self._stills = [*self._stills[1 - REMEMBERED_STILLS :], small.astype(np.uint8)]
+            self._moved, self._frame_size = False, (image.shape[1], image.shape[0])
         unchanged = changed_pixels(self._reference, small) < self.settings.changed_pixels
         if unchanged and now - self._read_at < self.settings.refresh_seconds:
             return "unchanged"
@@ -394,7 +403,7 @@ class LiveTable:
 
     def forget(self) -> None:
         """Read the next still frame afresh (the game changed by other means than the camera)."""
-        self._reference, self._history = None, []
+        self._reference, self._history, self._stills = None, [], self._stills[-1:]
 
     def observe(self, view: TableView, record: GameRecord, now: float) -> Verdict:
         """Feed one still frame's view; the verdict once a view has held, else 'settling'. A view
@@ -424,7 +433,7 @@ class LiveTable:
         self.shown = counted
         verdict = self.judge(counted, record)
         if verdict.status == "in_sync":
-            self._history = []  # no tile is new: the order of earlier ones is settled
+            self._history, self._stills = [], self._stills[-1:]  # no tile is new: the order of earlier ones is settled
         if verdict.status in SETTLED:
             self._reference, self._read_at = self._previous, now
         else:
@@ -495,8 +504,9 @@ class LiveTable:
     def _placed_first(self, view: TableView, board: Board) -> Tile | None:
         """Of the tiles ``view`` adds to the game's ``board``, the one that the readings since the
         table last matched the game showed in ``ALONE_FIRST`` readings or more before any other
-        of them appeared (the picture may have moved since); None where no tile was seen so. Once
-        it is committed, the next view tells the next one the same way."""
+        of them appeared (the picture may have moved since); where no tile was seen so, the one
+        the picture shows came first (``_appeared_first``). Once it is committed, the next view
+        tells the next one the same way."""
         new = {placed.tile for placed in view.board.placements} - board.by_tile.keys() - {None}
         appeared = {tile: next((i for i, tiles in enumerate(self._history) if tile in tiles), None) for tile in new}
         for tile in new:
@@ -504,7 +514,36 @@ class LiveTable:
             before_others = self._history[: min(others)] if others else []
             if sum(tile in tiles for tiles in before_others) >= ALONE_FIRST:
                 return tile
-        return None
+        return self._appeared_first(view, new)
+
+    def _appeared_first(self, view: TableView, new: set[Tile]) -> Tile | None:
+        """Of the ``new`` tiles, the one whose place in the picture took the look it has now in an
+        earlier still picture (``_stills``) than any other's; None where one looked so from the
+        first still picture on (a tile there before, or one that looks like the table) or where
+        none took it first alone. The readings may miss a tile in the frames it lay alone: fresh
+        studio game 2000443 read a board of 40-pixel wooden tiles as one large outline in the
+        frames after a 1-2-5 was played, and once the next player's tile joined, the two new
+        tiles at once kept the game out of sync for the rest of it. The picture still shows which
+        came first."""
+        if len(self._stills) < 2 or self._frame_size is None:
+            return None
+        width, height = self._frame_size
+        now = self._stills[-1]
+        took_its_look: dict[Tile, int] = {}
+        for cell, (x, y) in view.board_at:
+            tile = view.board.by_cell[cell].tile
+            if tile not in new:
+                continue
+            row = min(int(y * THUMBNAIL[1] / height), THUMBNAIL[1] - 1)
+            column = min(int(x * THUMBNAIL[0] / width), THUMBNAIL[0] - 1)
+            looks_so = [abs(int(still[row, column]) - int(now[row, column])) <= CHANGE_LEVEL for still in self._stills]
+            if looks_so[0]:
+                return None
+            took_its_look[tile] = looks_so.index(True)
+        if len(took_its_look) < 2:
+            return None
+        (first, when), *others = sorted(took_its_look.items(), key=lambda item: item[1])
+        return first if all(when < later for _, later in others) else None
 
     def _remember_lone_tile(self, view: TableView, state: GameState) -> None:
         if len(state.board):

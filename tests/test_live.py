@@ -539,6 +539,48 @@ def test_turns_played_while_no_view_held_are_committed_one_by_one_in_the_order_s
     assert [v.status for v in once[2:]] == ["placed", "out_of_sync"]
 
 
+def test_two_new_tiles_never_read_apart_are_committed_in_the_order_the_picture_shows(grown):
+    # Fresh studio game 2000443: the frames after a 1-2-5 was played read the board as one large
+    # outline, so no reading showed it alone, and once the next player's 1-4-4 joined, "2 new
+    # tiles at once" kept the game out of sync for the rest of it. Where each tile lies, the still
+    # picture changed after a different hand came and went: the earlier change was played first.
+    played, next_played = grown.placements[10:12]
+    both = Board(grown.placements[:12]).moved(CAMERA)
+    at = {played.tile: (200.0, 240.0), next_played.tile: (440.0, 240.0)}
+    board_at = tuple((p.cell, at.get(p.tile, (20.0 + 8 * i, 40.0))) for i, p in enumerate(both.placements))
+    view = TableView(both, board_at=board_at)
+    table_only = np.full((480, 640, 3), 60, np.uint8)
+    first_only = table_only.copy()
+    first_only[225:255, 185:215] = 200  # the first tile, 30 pixels
+    both_tiles = first_only.copy()
+    both_tiles[225:255, 425:455] = 200
+    hand = np.full((480, 640, 3), 160, np.uint8)
+
+    def verdicts(pictures: list[np.ndarray]) -> list:
+        table = LiveTable(LiveSettings(still_frames=3, still_seconds=0.0))
+        state = game_with(Board(grown.placements[:10])).state
+        t = 0.0
+        for picture in pictures:  # each after a hand came and went
+            for frame in (hand, picture, picture):
+                table.need(frame, t)
+                t += 0.1
+        seen = [table.observe(view, GameRecord(state, RULES), t + k / 10) for k in range(3)]
+        if seen[-1].placement is not None:
+            state, _ = advance(state, seen[-1].placement, RULES)
+            seen.append(table.observe(view, GameRecord(state, RULES), t + 0.3))
+        return seen
+
+    in_order = verdicts([table_only, first_only, both_tiles])
+    assert [v.status for v in in_order] == ["settling", "settling", "placed", "placed"]
+    turn = game_with(Board(grown.placements[:10])).state.turn
+    assert in_order[2].placement == Place(turn, played.cell, played.corners)
+    assert in_order[3].placement == Place((turn + 1) % 4, next_played.cell, next_played.corners)
+    # Both places changed in the same still picture, or were seen changed from the first picture
+    # on: which came first is unknown.
+    assert verdicts([table_only, both_tiles])[-1].status == "out_of_sync"
+    assert verdicts([first_only, both_tiles])[-1].status == "out_of_sync"
+
+
 def test_a_flickering_reading_never_replaces_the_view_shown(grown):
     game = game_with(Board(grown.placements[:11]))
     table = LiveTable(LiveSettings(still_frames=2, still_seconds=0.0))
