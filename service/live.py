@@ -15,7 +15,8 @@ board:
   misread (the set has each tile once), and the other is the placement;
 - a tile committed from an unsure reading (``Verdict.unsure``: a number no neighbour confirmed
   yet) now read surely otherwise: a correction (the caller rewrites that placement), the way a
-  scorekeeper fixes a number once the next tile beside it makes it plain;
+  scorekeeper fixes a number once the next tile beside it makes it plain; so is a tile committed
+  surely, where a neighbour read as the game has it (or a new tile) shows each changed number;
 - a tile of the board read unsurely otherwise: the game's numbers stand;
 - several new tiles (turns played while no view held): the one seen before the others appeared,
   or else the one whose place in the picture changed before theirs did, or else the only one the
@@ -52,7 +53,7 @@ import numpy as np
 
 from engine.board import Board, PlacedTile, check_placement
 from engine.game import GameState, IllegalEvent, Place, advance
-from engine.lattice import Cell, LatticeMap, maps_onto
+from engine.lattice import Cell, LatticeMap, cell_corners, cells_around, maps_onto
 from engine.rules import Rules
 from engine.tiles import Tile, canonical, format_corners
 from vision.added import frame_map
@@ -242,7 +243,7 @@ def _against_the_board(
             missing.append(placed)
         elif now == placed.corners or placed.cell in record.trusted or placed.cell in unsure:
             continue  # read unsurely otherwise, the game's numbers stand
-        elif placed.cell in record.provisional:
+        elif placed.cell in record.provisional or _confirmed_otherwise(placed, now, seen, state.board):
             corrections.append((placed, now))
         else:
             changed.append((placed, now))
@@ -285,6 +286,28 @@ def _against_the_board(
         return Verdict("out_of_sync", "a tile of the board has moved: put it back")
     # Tiles missing besides are hidden, or missed.
     return _try_place(added[0], record, added[0].cell in unsure)
+
+
+def _confirmed_otherwise(
+    placed: PlacedTile, now: tuple[int, int, int], seen: dict[Cell, tuple[int, int, int]], board: Board
+) -> bool:
+    """Whether each number a sure reading ``now`` changes on a tile committed surely is shown at
+    its lattice point by another tile of the view that the view does not change (a tile of the
+    game's board read as the game has it, or a new one): a number misread surely at a free corner
+    when the tile was played, plain once a neighbour shows it too. Fresh studio game 2000462
+    committed a 0-0-0 as 0-5-0, and every view after the 0-4-0 joined it read 0-0-0 there, so the
+    game stayed out of sync to its end; 2000483 so from its opening 5-5-5, committed as 4-5-5."""
+
+    def shows(cell: Cell, point) -> int | None:
+        numbers = seen.get(cell)
+        unchanged = cell not in board or board.by_cell[cell].corners == numbers
+        return numbers[cell_corners(cell).index(point)] if numbers is not None and unchanged else None
+
+    return all(
+        any(shows(other, point) == number for other in cells_around(point) if other != placed.cell)
+        for point, before, number in zip(cell_corners(placed.cell), placed.corners, now)
+        if before != number
+    )
 
 
 def _several_new(added: list[PlacedTile]) -> Verdict:

@@ -9,7 +9,7 @@ import pytest
 
 from engine.board import Board, PlacedTile, check_placement
 from engine.game import Game, IllegalEvent, Place, advance
-from engine.lattice import Cell, LatticeMap, edge_neighbours
+from engine.lattice import Cell, LatticeMap, cell_corners, edge_neighbours
 from engine.rules import get_rules
 from engine.simulate import random_board
 from engine.tiles import rotations, tile_set
@@ -196,6 +196,45 @@ def test_a_placement_read_unsurely_is_provisional_until_a_sure_reading_settles_i
     assert alike.status == "in_sync" and alike.confirmed == {last.cell}
     committed_surely = judge_view(TableView(truth.moved(CAMERA)), GameRecord(game.state, RULES))
     assert committed_surely.status == "out_of_sync" and not committed_surely.corrections
+
+
+def test_a_tile_committed_surely_is_corrected_once_a_neighbour_shows_the_number_read_now(grown):
+    # Fresh studio game 2000462: a 0-0-0 was committed surely as 0-5-0 (its free corner misread),
+    # and once a 0-4-0 joined it there every view read 0-0-0, surely: "put it back or correct
+    # the game" to the end. A number read surely otherwise that a neighbour the view reads as the
+    # game has it (or a new tile) shows at the same lattice point corrects the tile; read
+    # otherwise with no neighbour showing it, the tile is out of sync as before.
+    before = Board(grown.placements[:11])
+    for cell in sorted(before.frontier()):
+        legal = legal_tiles(before, cell)
+        pairs = [
+            (a, b)
+            for a, b in itertools.permutations(legal, 2)
+            if a.tile != b.tile and sum(x != y for x, y in zip(a.corners, b.corners)) == 1
+        ]
+        for last, misread in pairs:
+            truth = before.with_tile(last)
+            point = next(q for q, x, y in zip(cell_corners(cell), last.corners, misread.corners) if x != y)
+            joining = [
+                placed
+                for beside in sorted(truth.frontier())
+                if point in cell_corners(beside)
+                for placed in legal_tiles(truth, beside)
+                if placed.tile not in (last.tile, misread.tile)
+            ]
+            if joining:
+                break
+        else:
+            continue
+        break
+    else:
+        raise AssertionError("no cell takes a tile and its misread with a tile to join them")
+    game = game_with(before.with_tile(misread))
+    record = GameRecord(game.state, RULES)
+    alone = judge_view(TableView(truth.moved(CAMERA)), record)
+    assert alone.status == "out_of_sync" and not alone.corrections
+    joined = judge_view(TableView(truth.with_tile(joining[0]).moved(CAMERA)), record)
+    assert joined.status == "corrected" and joined.corrections == (last,)
 
 
 def test_a_new_tile_that_breaks_the_rules_is_not_placed(grown):
