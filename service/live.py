@@ -295,8 +295,9 @@ def _confirmed_otherwise(
     its lattice point by another tile of the view that the view does not change (a tile of the
     game's board read as the game has it, or a new one): a number misread surely at a free corner
     when the tile was played, plain once a neighbour shows it too. Fresh studio game 2000462
-    committed a 0-0-0 as 0-5-0, and every view after the 0-4-0 joined it read 0-0-0 there, so the
-    game stayed out of sync to its end; 2000483 so from its opening 5-5-5, committed as 4-5-5."""
+    committed a 0-0-0 as 0-5-0, and every view after a 0-4-0 joined it there read 0-0-0, so the
+    game stayed out of sync to its end. Numbers that only tiles read otherwise too show (a region
+    misread together) confirm nothing."""
 
     def shows(cell: Cell, point) -> int | None:
         numbers = seen.get(cell)
@@ -557,8 +558,8 @@ class LiveTable:
             tile = view.board.by_cell[cell].tile
             if tile not in new:
                 continue
-            row = min(int(y * THUMBNAIL[1] / height), THUMBNAIL[1] - 1)
-            column = min(int(x * THUMBNAIL[0] / width), THUMBNAIL[0] - 1)
+            row = min(max(int(y * THUMBNAIL[1] / height), 0), THUMBNAIL[1] - 1)
+            column = min(max(int(x * THUMBNAIL[0] / width), 0), THUMBNAIL[0] - 1)
             looks_so = [abs(int(still[row, column]) - int(now[row, column])) <= CHANGE_LEVEL for still in self._stills]
             if looks_so[0]:
                 return None
