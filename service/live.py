@@ -53,7 +53,7 @@ import numpy as np
 
 from engine.board import Board, PlacedTile, check_placement
 from engine.game import GameState, IllegalEvent, Place, advance
-from engine.lattice import Cell, LatticeMap, cell_corners, cells_around, maps_onto
+from engine.lattice import Cell, LatticeMap, maps_onto
 from engine.rules import Rules
 from engine.tiles import Tile, canonical, format_corners
 from vision.added import frame_map
@@ -298,15 +298,12 @@ def _confirmed_otherwise(
     committed a 0-0-0 as 0-5-0, and every view after a 0-4-0 joined it there read 0-0-0, so the
     game stayed out of sync to its end. Numbers that only tiles read otherwise too show (a region
     misread together) confirm nothing."""
-
-    def shows(cell: Cell, point) -> int | None:
-        numbers = seen.get(cell)
-        unchanged = cell not in board or board.by_cell[cell].corners == numbers
-        return numbers[cell_corners(cell).index(point)] if numbers is not None and unchanged else None
-
+    witnesses = Board.of(
+        (cell, numbers) for cell, numbers in seen.items() if cell not in board or board.by_cell[cell].corners == numbers
+    )
     return all(
-        any(shows(other, point) == number for other in cells_around(point) if other != placed.cell)
-        for point, before, number in zip(cell_corners(placed.cell), placed.corners, now)
+        any(other.number_at(point) == number for other in witnesses.touching(point, exclude=placed.cell))
+        for (point, before), number in zip(placed.points(), now)
         if before != number
     )
 
@@ -427,7 +424,13 @@ class LiveTable:
 
     def forget(self) -> None:
         """Read the next still frame afresh (the game changed by other means than the camera)."""
-        self._reference, self._history, self._stills = None, [], self._stills[-1:]
+        self._reference = None
+        self._order_settled()
+
+    def _order_settled(self) -> None:
+        """Forget what tells the order of new tiles (the readings, and the still pictures but the
+        one now): no tile is new, or the game changed by other means than the camera."""
+        self._history, self._stills = [], self._stills[-1:]
 
     def observe(self, view: TableView, record: GameRecord, now: float) -> Verdict:
         """Feed one still frame's view; the verdict once a view has held, else 'settling'. A view
@@ -457,7 +460,7 @@ class LiveTable:
         self.shown = counted
         verdict = self.judge(counted, record)
         if verdict.status == "in_sync":
-            self._history, self._stills = [], self._stills[-1:]  # no tile is new: the order of earlier ones is settled
+            self._order_settled()  # no tile is new
         if verdict.status in SETTLED:
             self._reference, self._read_at = self._previous, now
         else:
