@@ -161,7 +161,7 @@ def _read(args: argparse.Namespace) -> int:
 
 def _evaluate(args: argparse.Namespace) -> int:
     from service.progress import progress
-    from vision.evaluate import evaluate, truth_files
+    from vision.evaluate import LARGE_TILES_FROM, evaluate, truth_files
 
     folder = Path(args.truth)
     if not folder.is_dir() or not truth_files(folder):
@@ -177,10 +177,16 @@ def _evaluate(args: argparse.Namespace) -> int:
     except (json.JSONDecodeError, KeyError) as error:
         raise InputError(f"malformed reading or truth: {error}") from None
     print(f"one row per photo in {csv_path}")
+    large = f"tiles {LARGE_TILES_FROM} px and up"
+    labels = {
+        "by_tile_side": "tiles {} a side",
+        "by_style": f"set {{}}, {large}",
+        "by_view": f"{{}} off vertical, {large}",
+    }
     for name, value in figures.items():
-        if name == "by_tile_side":
-            for side, part in value.items():
-                print(f"tiles {side} a side: " + ", ".join(f"{k} {_figure(v)}" for k, v in part.items()))
+        if name in labels:
+            for group, part in value.items():
+                print(f"{labels[name].format(group)}: " + ", ".join(f"{k} {_figure(v)}" for k, v in part.items()))
         else:
             print(f"{name}: {_figure(value)}")
     return 0

@@ -23,8 +23,10 @@ from vision.decode import UNSURE_BELOW
 COLUMNS = [
     "image", "tiles", "found", "missed", "extra", "wrong_corners", "misplaced", "exact", "wrong_tiles",
     "score_right", "placement_hidden", "face_down", "face_down_found", "face_down_extra", "ms", "tile_side_px",
-    "wrong_unsure", "right_unsure",
+    "wrong_unsure", "right_unsure", "style", "tilt_deg",
 ]  # fmt: skip
+LARGE_TILES_FROM = SIDE_BINS[1][0]  # pixels a side: tiles this large are read well once found (by set and view)
+VIEW_BINS = [(0, 30), (30, 45), (45, 90)]  # degrees off vertical
 
 
 def _corners(tile: dict) -> np.ndarray:
@@ -112,6 +114,8 @@ def compare(truth: dict, reading: dict) -> dict:
         "tile_side_px": truth.get("studio", {}).get("tile_side_px", ""),
         "wrong_unsure": flagged[True],
         "right_unsure": flagged[False],
+        "style": truth.get("studio", {}).get("style", ""),
+        "tilt_deg": truth.get("studio", {}).get("tilt_deg", ""),
     }
 
 
@@ -163,18 +167,30 @@ def _points(placement: dict) -> tuple:
 
 
 def summarise(rows: list[dict]) -> dict:
-    """The figures over all rows, then (for studio truth, which knows its tiles' size in the
-    photo) the same figures by tile side: how close the camera must be for a board to be read."""
+    """The figures over all rows, then, for studio truth (which knows its tiles' size in the
+    photo, the set's style and the camera's angle), the same figures by tile side (how close the
+    camera must be for a board to be read), and, over photos of tiles large enough to read
+    (``LARGE_TILES_FROM``, where size is not what loses a board), by set style and by camera angle."""
     figures = _figures(rows)
     sized = [r for r in rows if r.get("tile_side_px", "") != ""]
-    by_side = {}
-    for low, high in SIDE_BINS:
-        inside = [r for r in sized if low <= float(r["tile_side_px"]) < high]
-        if inside:
-            by_side[f"{low}-{high} px"] = {k: v for k, v in _figures(inside).items() if not k.endswith("_ms")}
-    if by_side:
-        figures["by_tile_side"] = by_side
+    large = [r for r in sized if float(r["tile_side_px"]) >= LARGE_TILES_FROM]
+    styles = sorted({r["style"] for r in large if r.get("style")})
+    groups = {
+        "by_tile_side": _binned(sized, "tile_side_px", SIDE_BINS, "px"),
+        "by_style": {style: [r for r in large if r.get("style") == style] for style in styles},
+        "by_view": _binned([r for r in large if r.get("tilt_deg", "") != ""], "tilt_deg", VIEW_BINS, "degrees"),
+    }
+    for name, parts in groups.items():
+        in_parts = {label: part for label, part in parts.items() if part}
+        if in_parts:
+            untimed = ({k: v for k, v in _figures(part).items() if not k.endswith("_ms")} for part in in_parts.values())
+            figures[name] = dict(zip(in_parts, untimed))
     return figures
+
+
+def _binned(rows: list[dict], column: str, bins: list[tuple[int, int]], unit: str) -> dict[str, list[dict]]:
+    """The rows whose ``column`` falls in each bin (low inclusive), by the bin's label."""
+    return {f"{low}-{high} {unit}": [r for r in rows if low <= float(r[column]) < high] for low, high in bins}
 
 
 def _figures(rows: list[dict]) -> dict:
