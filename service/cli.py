@@ -181,6 +181,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     labels = {
         "by_tile_side": "tiles {} a side",
         "by_style": f"set {{}}, {large}",
+        "by_table": f"table {{}}, {large}",
         "by_view": f"{{}} off vertical, {large}",
     }
     for name, value in figures.items():

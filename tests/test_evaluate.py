@@ -126,28 +126,32 @@ def test_studio_photos_are_also_summed_up_by_tile_size():
     assert "by_tile_side" not in summarise([compare(TRUTH, {"tiles": []})])  # no studio truth: no sizes
 
 
-def test_photos_of_large_tiles_are_also_summed_up_by_set_style_and_camera_angle():
-    def studio_row(side, style, tilt, reading_tiles):
-        truth = dict(copy.deepcopy(TRUTH), studio={"tile_side_px": side, "style": style, "tilt_deg": tilt})
+def test_photos_of_large_tiles_are_also_summed_up_by_set_style_table_and_camera_angle():
+    def studio_row(side, style, tilt, reading_tiles, table="felt"):
+        studio = {"tile_side_px": side, "style": style, "table": table, "tilt_deg": tilt}
+        truth = dict(copy.deepcopy(TRUTH), studio=studio)
         return compare(truth, {"tiles": reading_tiles})
 
     rows = [
         studio_row(60.0, "wood-pips", 50.0, [tile(100, (1, 2, 4))]),  # one misread tile, two missed
         studio_row(40.0, "ivory", 10.0, copy.deepcopy(TRUTH["tiles"])),
-        studio_row(45.0, "ivory", 35.0, copy.deepcopy(TRUTH["tiles"])),
+        studio_row(45.0, "ivory", 35.0, copy.deepcopy(TRUTH["tiles"]), table="wood"),
         studio_row(20.0, "ivory", 50.0, []),  # small tiles: counted by size only
     ]
-    assert (rows[0]["style"], rows[0]["tilt_deg"]) == ("wood-pips", 50.0)
+    assert (rows[0]["style"], rows[0]["table"], rows[0]["tilt_deg"]) == ("wood-pips", "felt", 50.0)
     figures = summarise(rows)
     by_style, by_view = figures["by_style"], figures["by_view"]
     assert list(by_style) == ["ivory", "wood-pips"]
     assert by_style["ivory"]["photos"] == 2 and by_style["ivory"]["exact_boards"] == 1.0
     assert by_style["wood-pips"]["tile_recall"] == 1 / 3 and by_style["wood-pips"]["exact_boards"] == 0.0
+    assert [part["photos"] for part in figures["by_table"].values()] == [2, 1]  # felt, wood
     assert list(by_view) == ["0-30 degrees", "30-45 degrees", "45-90 degrees"]
     assert [part["photos"] for part in by_view.values()] == [1, 1, 1]
     assert by_view["45-90 degrees"]["exact_boards"] == 0.0 and "p50_ms" not in by_view["45-90 degrees"]
     assert figures["by_tile_side"]["0-35 px"]["photos"] == 1
     assert "by_style" not in summarise([compare(TRUTH, {"tiles": []})])  # no studio truth: no groups
+    sketch = dict(copy.deepcopy(TRUTH), studio={"renderer": "sketch", "look": "cream, black numbers"})
+    assert compare(sketch, {"tiles": []})["style"] == "cream, black numbers"  # the second renderer's looks
 
 
 def board_tile(cell, values, frame=None):

@@ -23,7 +23,7 @@ from vision.decode import UNSURE_BELOW
 COLUMNS = [
     "image", "tiles", "found", "missed", "extra", "wrong_corners", "misplaced", "exact", "wrong_tiles",
     "score_right", "placement_hidden", "face_down", "face_down_found", "face_down_extra", "ms", "tile_side_px",
-    "wrong_unsure", "right_unsure", "style", "tilt_deg",
+    "wrong_unsure", "right_unsure", "style", "table", "tilt_deg",
 ]  # fmt: skip
 LARGE_TILES_FROM = SIDE_BINS[1][0]  # pixels a side: tiles this large are read well once found (by set and view)
 VIEW_BINS = [(0, 30), (30, 45), (45, 90)]  # degrees off vertical
@@ -87,6 +87,7 @@ def compare(truth: dict, reading: dict) -> dict:
     backs_found = sum(_take_match(back, backs, free_backs) is not None for back in truth.get("face_down", []))
     for tile in partly_hidden:
         _take_match(tile, backs, free_backs)
+    studio = truth.get("studio", {})
     score_right = placement_hidden = ""
     if truth.get("last_placement") and "last_placement" in reading and reading.get("previous"):
         mine, theirs = reading["last_placement"], truth["last_placement"]
@@ -111,11 +112,12 @@ def compare(truth: dict, reading: dict) -> dict:
         "face_down_found": backs_found,
         "face_down_extra": len(free_backs),
         "ms": round(reading.get("timing_ms", {}).get("total", 0.0), 1),
-        "tile_side_px": truth.get("studio", {}).get("tile_side_px", ""),
+        "tile_side_px": studio.get("tile_side_px", ""),
         "wrong_unsure": flagged[True],
         "right_unsure": flagged[False],
-        "style": truth.get("studio", {}).get("style", ""),
-        "tilt_deg": truth.get("studio", {}).get("tilt_deg", ""),
+        "style": studio.get("style", studio.get("look", "")),  # the second renderer names its looks
+        "table": studio.get("table", ""),
+        "tilt_deg": studio.get("tilt_deg", ""),
     }
 
 
@@ -168,16 +170,17 @@ def _points(placement: dict) -> tuple:
 
 def summarise(rows: list[dict]) -> dict:
     """The figures over all rows, then, for studio truth (which knows its tiles' size in the
-    photo, the set's style and the camera's angle), the same figures by tile side (how close the
-    camera must be for a board to be read), and, over photos of tiles large enough to read
-    (``LARGE_TILES_FROM``, where size is not what loses a board), by set style and by camera angle."""
+    photo, the set's style, the table and the camera's angle), the same figures by tile side (how
+    close the camera must be for a board to be read), and, over photos of tiles large enough to
+    read (``LARGE_TILES_FROM``, where size is not what loses a board), by set style, by table and
+    by camera angle."""
     figures = _figures(rows)
     sized = [r for r in rows if r.get("tile_side_px", "") != ""]
     large = [r for r in sized if float(r["tile_side_px"]) >= LARGE_TILES_FROM]
-    styles = sorted({r["style"] for r in large if r.get("style")})
     groups = {
         "by_tile_side": _binned(sized, "tile_side_px", SIDE_BINS, "px"),
-        "by_style": {style: [r for r in large if r.get("style") == style] for style in styles},
+        "by_style": _by_name(large, "style"),
+        "by_table": _by_name(large, "table"),
         "by_view": _binned([r for r in large if r.get("tilt_deg", "") != ""], "tilt_deg", VIEW_BINS, "degrees"),
     }
     for name, parts in groups.items():
@@ -186,6 +189,12 @@ def summarise(rows: list[dict]) -> dict:
             untimed = ({k: v for k, v in _figures(part).items() if not k.endswith("_ms")} for part in in_parts.values())
             figures[name] = dict(zip(in_parts, untimed))
     return figures
+
+
+def _by_name(rows: list[dict], column: str) -> dict[str, list[dict]]:
+    """The rows by their ``column``'s value (rows without one left out), in alphabetical order."""
+    names = sorted({r[column] for r in rows if r.get(column)})
+    return {name: [r for r in rows if r.get(column) == name] for name in names}
 
 
 def _binned(rows: list[dict], column: str, bins: list[tuple[int, int]], unit: str) -> dict[str, list[dict]]:
