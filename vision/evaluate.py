@@ -25,7 +25,7 @@ COLUMNS = [
     "score_right", "placement_hidden", "face_down", "face_down_found", "face_down_extra", "ms", "tile_side_px",
     "wrong_unsure", "right_unsure", "style", "table", "tilt_deg",
 ]  # fmt: skip
-LARGE_TILES_FROM = SIDE_BINS[1][0]  # pixels a side: tiles this large are read well once found (by set and view)
+LARGE_TILES_FROM = SIDE_BINS[1][0]  # pixels a side: tiles this large read well once found (grouped by set, table, view)
 VIEW_BINS = [(0, 30), (30, 45), (45, 90)]  # degrees off vertical
 
 
