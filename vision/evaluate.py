@@ -184,11 +184,14 @@ def summarise(rows: list[dict]) -> dict:
         "by_view": _binned([r for r in large if r.get("tilt_deg", "") != ""], "tilt_deg", VIEW_BINS, "degrees"),
     }
     for name, parts in groups.items():
-        in_parts = {label: part for label, part in parts.items() if part}
-        if in_parts:
-            untimed = ({k: v for k, v in _figures(part).items() if not k.endswith("_ms")} for part in in_parts.values())
-            figures[name] = dict(zip(in_parts, untimed))
+        if any(parts.values()):
+            figures[name] = {label: _untimed_figures(part) for label, part in parts.items() if part}
     return figures
+
+
+def _untimed_figures(rows: list[dict]) -> dict:
+    """``_figures`` without the milliseconds: groups compare accuracy, and time is a whole run's figure."""
+    return {k: v for k, v in _figures(rows).items() if not k.endswith("_ms")}
 
 
 def _by_name(rows: list[dict], column: str) -> dict[str, list[dict]]:
