@@ -59,6 +59,22 @@ def test_how_many_wrong_and_right_corners_the_reading_flagged_unsure():
     assert every_corner_wrong["wrong_corners_flagged"] == 0 and every_corner_wrong["right_corners_flagged"] is None
 
 
+def test_how_far_the_corners_read_lie_from_the_true_ones():
+    # The first tile's corners reported 5 px right of the truth (its side: 100 px), the others
+    # where they are: a mean of 1/3 * 0.05 over the photo's nine corners.
+    shifted = copy.deepcopy(TRUTH["tiles"])
+    for corner in shifted[0]["corners"]:
+        corner["x"] += 5.0
+    row = compare(TRUTH, {"tiles": shifted})
+    assert abs(row["corner_offset"] - 0.05 / 3) < 1e-4
+    one_tile = compare(TRUTH, {"tiles": [copy.deepcopy(shifted[0])]})
+    assert one_tile["corner_offset"] == 0.05
+    # Over photos, each corner counts once: three tiles at 0.05/3 and one at 0.05 give 0.025.
+    assert abs(summarise([row, one_tile])["corner_offset"] - (3 * row["corner_offset"] + 0.05) / 4) < 1e-9
+    nothing = compare(TRUTH, {"tiles": []})
+    assert nothing["corner_offset"] == "" and summarise([nothing])["corner_offset"] is None
+
+
 def test_hidden_tiles_are_not_required():
     truth = copy.deepcopy(TRUTH)
     truth["tiles"][2]["corners"][0]["hidden"] = True

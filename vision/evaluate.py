@@ -23,7 +23,7 @@ from vision.decode import UNSURE_BELOW
 COLUMNS = [
     "image", "tiles", "found", "missed", "extra", "wrong_corners", "misplaced", "exact", "wrong_tiles",
     "score_right", "placement_hidden", "face_down", "face_down_found", "face_down_extra", "ms", "tile_side_px",
-    "wrong_unsure", "right_unsure", "style", "table", "tilt_deg",
+    "wrong_unsure", "right_unsure", "style", "table", "tilt_deg", "corner_offset",
 ]  # fmt: skip
 LARGE_TILES_FROM = SIDE_BINS[1][0]  # pixels a side: tiles this large read well once found (grouped by set, table, view)
 VIEW_BINS = [(0, 30), (30, 45), (45, 90)]  # degrees off vertical
@@ -34,16 +34,21 @@ def _corners(tile: dict) -> np.ndarray:
     return np.array([[c["x"], c["y"]] if isinstance(c, dict) else c for c in tile["corners"]], np.float64)
 
 
+def _side(tile: dict) -> float:
+    """A tile's side in the photo (its first edge), in pixels."""
+    corners = _corners(tile)
+    return float(np.linalg.norm(corners[0] - corners[1]))
+
+
 def _take_match(tile: dict, got: list[dict], free: list[int]) -> dict | None:
     """The reported tile or back (among ``free``, which loses it) whose centre is nearest the
     truth tile's, if closer than 0.3 of a side."""
-    corners = _corners(tile)
-    side = float(np.linalg.norm(corners[0] - corners[1]))
     if not free:
         return None
-    distances = [np.linalg.norm(_corners(got[k]).mean(0) - corners.mean(0)) for k in free]
+    centre = _corners(tile).mean(0)
+    distances = [np.linalg.norm(_corners(got[k]).mean(0) - centre) for k in free]
     best = int(np.argmin(distances))
-    return got[free.pop(best)] if distances[best] <= 0.3 * side else None
+    return got[free.pop(best)] if distances[best] <= 0.3 * _side(tile) else None
 
 
 def compare(truth: dict, reading: dict) -> dict:
@@ -74,6 +79,13 @@ def compare(truth: dict, reading: dict) -> dict:
         for (t, m), near in zip(pairs, nearest)
     ]
     wrong = [sum(w for w, _ in tile) for tile in corners]
+    # How far each matched corner lies from the true one, in sides of its tile: the classifier
+    # reads the number where the reader puts the corner.
+    offsets = [
+        float(np.linalg.norm(_corners(m)[j] - xy)) / _side(t)
+        for (t, m), near in zip(pairs, nearest)
+        for xy, j in zip(_corners(t), near)
+    ]
     wrong_corners = sum(wrong)
     flagged = Counter(w for tile in corners for w, unsure in tile if unsure)
     misplaced = _misplaced(pairs, nearest)
@@ -118,6 +130,7 @@ def compare(truth: dict, reading: dict) -> dict:
         "style": studio.get("style", studio.get("look", "")),  # the second renderer names its looks
         "table": studio.get("table", ""),
         "tilt_deg": studio.get("tilt_deg", ""),
+        "corner_offset": round(float(np.mean(offsets)), 4) if offsets else "",
     }
 
 
@@ -216,11 +229,14 @@ def _figures(rows: list[dict]) -> dict:
     backs_reported = backs_found + sum(r["face_down_extra"] for r in rows)
     times = [r["ms"] for r in rows]
     wrong = sum(r["wrong_corners"] for r in rows)
+    offsets = [(r["corner_offset"], r["found"]) for r in rows if r.get("corner_offset", "") != ""]
     return {
         "photos": len(rows),
         "tile_recall": found / tiles if tiles else 1.0,
         "tile_precision": found / (found + extra) if found + extra else 1.0,
         "corner_error_rate": wrong / (3 * found) if found else 0.0,
+        # the mean over every matched corner: each photo's mean weighed by its tiles found
+        "corner_offset": sum(o * n for o, n in offsets) / sum(n for _, n in offsets) if offsets else None,
         "wrong_corners_flagged": sum(r["wrong_unsure"] for r in rows) / wrong if wrong else None,
         "right_corners_flagged": sum(r["right_unsure"] for r in rows) / (3 * found - wrong)
         if 3 * found > wrong
