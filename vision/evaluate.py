@@ -79,16 +79,14 @@ def compare(truth: dict, reading: dict) -> dict:
         for (t, m), near in zip(pairs, nearest)
     ]
     wrong = [sum(w for w, _ in tile) for tile in corners]
-    # How far each matched corner lies from the true one, in sides of its tile: the classifier
-    # reads the number where the reader puts the corner.
-    offsets = [
-        float(np.linalg.norm(_corners(m)[j] - xy)) / _side(t)
-        for (t, m), near in zip(pairs, nearest)
-        for xy, j in zip(_corners(t), near)
-    ]
     wrong_corners = sum(wrong)
     flagged = Counter(w for tile in corners for w, unsure in tile if unsure)
     misplaced = _misplaced(pairs, nearest)
+    # How far each matched corner lies from the true one, in sides of its tile: the classifier
+    # reads the number where the reader puts the corner.
+    offsets = [
+        np.linalg.norm(_corners(m)[near] - _corners(t), axis=1) / _side(t) for (t, m), near in zip(pairs, nearest)
+    ]
     wrong_tiles = sum(w > 0 or m for w, m in zip(wrong, misplaced))
     missed = len(wanted) - found
     for tile in partly_hidden:
@@ -130,7 +128,7 @@ def compare(truth: dict, reading: dict) -> dict:
         "style": studio.get("style", studio.get("look", "")),  # the second renderer names its looks
         "table": studio.get("table", ""),
         "tilt_deg": studio.get("tilt_deg", ""),
-        "corner_offset": round(float(np.mean(offsets)), 4) if offsets else "",
+        "corner_offset": round(float(np.mean(offsets)), 4) if offsets else "",  # over every matched corner
     }
 
 
