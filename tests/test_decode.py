@@ -24,6 +24,7 @@ from vision.decode import (
     _set_evidence,
     _Sharers,
     _sharing,
+    _turned,
     decode,
     decode_in_either_set,
     place_known,
@@ -523,3 +524,15 @@ def test_distinct_rows_come_as_numpys_unique_rows():
         pairs = rng.integers(-40, 40, (int(rng.integers(1, 80)), 2)) * rng.integers(1, 4, 2)
         assert np.array_equal(_distinct_rows(pairs), np.unique(pairs, axis=0))
     assert _distinct_rows(np.zeros((0, 2), int)).shape == (0, 2)
+
+
+def test_tiles_turned_all_at_once_land_where_the_lattice_map_puts_each():
+    # place_known turns a known board's tiles in arrays; each must land as LatticeMap.corners
+    # puts it, its numbers re-listed clockwise from its new cell's first corner.
+    rng = np.random.default_rng(5)
+    cells = rng.integers(-30, 30, (200, 2))
+    numbers = rng.integers(0, 7, (200, 3))
+    for rotation in range(-1, 8):
+        turned_cells, relisted = _turned(cells, numbers, rotation)
+        expected = [LatticeMap(rotation).corners(tuple(c), tuple(n)) for c, n in zip(cells.tolist(), numbers.tolist())]
+        assert [(tuple(c), tuple(n)) for c, n in zip(turned_cells.tolist(), relisted.tolist())] == expected

@@ -645,11 +645,11 @@ def place_known(
     low = read_cells.min(0)
     index = np.full(read_cells.max(0) - low + 1, -1)
     index[tuple((read_cells - low).T)] = np.arange(len(on_board))
+    given_cells = np.array([cell for cell, _ in known])
+    given_numbers = np.array([numbers for _, numbers in known])
+    turned = [_turned(given_cells, given_numbers, rotation) for rotation in range(6)]
     totals, maps = [], []  # per rotation: each shift's evidence, and (rotation, dm, dk)
-    for rotation in range(6):
-        turned = [LatticeMap(rotation).corners(cell, numbers) for cell, numbers in known]
-        known_cells = np.array([cell for cell, _ in turned])
-        known_numbers = np.array([numbers for _, numbers in turned])
+    for rotation, (known_cells, known_numbers) in enumerate(turned):
         shifts = (read_cells[:, None] - known_cells[None]).reshape(-1, 2)
         shifts = _distinct_rows(shifts[shifts.sum(1) % 2 == 0])  # same-facing cells only
         at = known_cells[None] + shifts[:, None] - low  # (shifts, known, 2)
@@ -662,14 +662,42 @@ def place_known(
     totals, maps = np.concatenate(totals), np.concatenate(maps)
     order = np.argsort(-totals)
     best = float(totals[order[0]])
-    mapping = LatticeMap(*maps[order[0]].tolist())
-    placed = {mapping.corners(cell, numbers) for cell, numbers in known}
+
+    def placement(k: int) -> np.ndarray:
+        """The known tiles' cells and numbers under map ``k``, as sorted rows."""
+        rotation, dm, dk = maps[k]
+        cells, numbers = turned[rotation]
+        rows = np.column_stack([cells + (dm, dk), numbers])
+        return rows[np.lexsort(rows.T[::-1])]
+
+    placed = placement(order[0])
     for k in order[1:]:
         if best - totals[k] >= margin:
             break
-        if {LatticeMap(*maps[k].tolist()).corners(cell, numbers) for cell, numbers in known} != placed:
+        if not np.array_equal(placement(k), placed):
             return None  # a symmetric board (or too little evidence) places it two ways
-    return (mapping, best) if best >= margin else None
+    return (LatticeMap(*maps[order[0]].tolist()), best) if best >= margin else None
+
+
+def _turned(cells: np.ndarray, numbers: np.ndarray, rotation: int) -> tuple[np.ndarray, np.ndarray]:
+    """``LatticeMap(rotation).corners`` of (N, 2) cells showing (N, 3) numbers, all at once: the
+    turned cells, and the numbers re-listed in each turned cell's clockwise order."""
+    col, row = cells[:, 0], cells[:, 1]
+    up = (col + row) % 2 == 0
+    # Each cell's lattice points (m, k) in ``cell_corners`` order, then in axial (i, j) coordinates.
+    m = np.stack([np.where(up, col, col - 1), col + 1, np.where(up, col - 1, col)], 1)
+    k = np.stack([row, np.where(up, row + 1, row), row + 1], 1)
+    i, j = (m - k) // 2, k
+    for _ in range(rotation % 6):
+        i, j = -j, i + j
+    m, k = 2 * i + j, j
+    new_col, new_row = m.sum(1) // 3, k.sum(1) // 3
+    # A turn keeps the points clockwise: the new cell's corners are the same cycle, started at its
+    # first corner (an up cell's apex, a down cell's top left).
+    first_m = np.where((new_col + new_row) % 2 == 0, new_col, new_col - 1)
+    start = np.argmax((m == first_m[:, None]) & (k == new_row[:, None]), axis=1)
+    relisted = np.take_along_axis(numbers, (start[:, None] + np.arange(3)) % 3, axis=1)
+    return np.column_stack([new_col, new_row]), relisted
 
 
 def _distinct_rows(pairs: np.ndarray) -> np.ndarray:
