@@ -9,7 +9,7 @@ import pytest
 from engine.board import Board
 from engine.lattice import LatticeMap, cell_corners, point_xy
 from engine.simulate import random_board
-from vision.lattice import GLUED_TOO_FEW, _sizes_its_own_tiles, fit_board, fit_lattice
+from vision.lattice import GLUED_TOO_FEW, _clusters, _sizes_its_own_tiles, fit_board, fit_lattice
 
 
 def camera(rng, tilt_deg):
@@ -269,3 +269,23 @@ def test_a_part_of_the_board_across_a_wide_gap_joins_where_one_plane_fits_both()
         outlines = outlines_of(board, camera(rng, 40), rng, noise=0.02)
         fit = fit_lattice(outlines)
         assert None not in fit.cells and matching_map(fit.cells, cells) is not None, seed
+
+
+def test_corners_closer_than_the_radius_one_after_another_share_a_lattice_point():
+    # _clusters against a plain search: two corners share a label exactly when a chain of corners,
+    # each closer than the radius to the next, links them.
+    rng = np.random.default_rng(2)
+    for _ in range(50):
+        points = rng.uniform(0, 60, (int(rng.integers(1, 90)), 2))
+        radius = float(rng.uniform(1, 8))
+        near = np.linalg.norm(points[:, None] - points[None], axis=2) < radius
+        labels = _clusters(points, radius)
+        for start in range(len(points)):
+            linked, frontier = {start}, [start]
+            while frontier:
+                for other in np.flatnonzero(near[frontier.pop()]):
+                    if int(other) not in linked:
+                        linked.add(int(other))
+                        frontier.append(int(other))
+            assert set(np.flatnonzero(labels == labels[start]).tolist()) == linked
+            assert labels[start] == min(linked)

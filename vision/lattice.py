@@ -90,19 +90,17 @@ class LatticeFit:
 
 
 def _clusters(points: np.ndarray, radius: float) -> np.ndarray:
-    """Cluster label per point: points closer than ``radius`` (transitively) share a label."""
+    """Cluster label per point: points closer than ``radius`` (transitively) share a label, the
+    lowest index among them. Each pass hands every point its neighbours' lowest label, until no
+    label changes: a few passes, as the corners at one lattice point all lie close together."""
+    x, y = points[:, 0], points[:, 1]
+    near = (x[:, None] - x[None]) ** 2 + (y[:, None] - y[None]) ** 2 < radius**2
     labels = np.arange(len(points))
-
-    def root(i: int) -> int:
-        while labels[i] != i:
-            labels[i] = labels[labels[i]]
-            i = labels[i]
-        return i
-
-    distances = np.linalg.norm(points[:, None] - points[None], axis=2)
-    for i, j in zip(*np.nonzero(np.triu(distances < radius, 1))):
-        labels[root(i)] = root(j)
-    return np.array([root(i) for i in range(len(points))])
+    while True:
+        lowest = np.where(near, labels[None, :], len(points)).min(1, initial=len(points))
+        if np.array_equal(lowest, labels):
+            return labels
+        labels = lowest
 
 
 def _seed_assignment(outline: np.ndarray) -> tuple[Cell, int]:
@@ -179,13 +177,17 @@ def fit_lattice(outlines: np.ndarray, join_tolerance: float = JOIN_TOLERANCE) ->
         for t, cell in _place_by_centre(outlines, cells, homography).items():
             cells[t] = cell
             first[t] = _first_corner_if_it_fits(outlines[t], cell, homography, side)
-    # Lattice points where the tiles placed by their own corners show them.
-    seen: dict[Point, list[np.ndarray]] = {}
+    # Lattice points where the tiles placed by their own corners show them: the mean of their corners there.
+    index_of: dict[Point, int] = {}  # each point seen, in the order first seen
+    at, corners_there = [], []
     for t in range(n):
         if cells[t] is not None and first[t] is not None:
             for i, point in _points_of(cells[t], first[t]).items():
-                seen.setdefault(point, []).append(outlines[t, i])
-    points = {point: np.mean(xys, axis=0) for point, xys in seen.items()}
+                at.append(index_of.setdefault(point, len(index_of)))
+                corners_there.append(outlines[t, i])
+    at, xy = np.array(at, np.int64), np.array(corners_there, np.float64).reshape(-1, 2)
+    sums = np.stack([np.bincount(at, xy[:, k], len(index_of)) for k in (0, 1)], 1)
+    points = dict(zip(index_of, sums / np.bincount(at, minlength=len(index_of))[:, None]))
     fit = LatticeFit(cells, outlines, points, homography, side)
     corners = np.array(
         [o if c is None else [fit.where(point) for point in cell_corners(c)] for o, c in zip(outlines, cells)],
@@ -360,9 +362,12 @@ def _components(glued: list[list[tuple[int, int, int]]]) -> list[list[int]]:
 def _homography(outlines, point_of, lattice_point: dict[int, Point]) -> np.ndarray | None:
     if len(lattice_point) < 4:
         return None
-    labels = list(lattice_point)
+    labels = np.array(list(lattice_point))
     flat_points, flat_labels = outlines.reshape(-1, 2), point_of.reshape(-1)
-    image = np.array([flat_points[flat_labels == label].mean(0) for label in labels])
+    # Each label's corners averaged: where the board shows that lattice point.
+    count = np.bincount(flat_labels, minlength=len(flat_labels))[labels]
+    image = np.stack([np.bincount(flat_labels, flat_points[:, k], len(flat_labels))[labels] for k in (0, 1)], 1)
+    image = image / count[:, None]
     plane = np.array([point_xy(lattice_point[label]) for label in labels])
     if len(labels) == 4:
         homography, _ = cv2.findHomography(plane, image)
