@@ -14,6 +14,7 @@ from engine.simulate import random_board
 from models.finder_data import core_map
 from vision.added import changed_alone, frame_map, last_placement
 from vision.backs import (
+    _cie_lab,
     blank_apart,
     coloured_like,
     faced_like_the_board,
@@ -27,6 +28,7 @@ from vision.find import (
     FirstLook,
     RegionMoments,
     TileFinder,
+    about_centre,
     clockwise,
     edge_lengths,
     outlines_from_cores,
@@ -709,6 +711,23 @@ def test_lab_colours_are_the_cie_l_a_b_of_a_triangles_middle():
     assert np.allclose(colours[0], (100, 0, 0), atol=0.5)
     assert np.allclose(colours[1], (53.2, 80.1, 67.2), atol=0.5)  # sRGB red is L* 53.2, a* 80.1, b* 67.2
     assert np.isnan(colours[2]).all()
+
+
+def test_each_triangles_colour_comes_from_its_own_pixels_cut_in_a_window():
+    # lab_colours works in a small window per triangle: the mean must be that of the pixels the
+    # triangle's middle covers in the whole photo, also for triangles past its edges.
+    rng = np.random.default_rng(4)
+    image = rng.integers(0, 256, (90, 120, 3), np.uint8)
+    triangles = rng.uniform(-20, 140, (40, 1, 2)) + rng.uniform(-25, 25, (40, 3, 2))
+    colours = lab_colours(image, triangles)
+    for triangle, colour in zip(about_centre(triangles, 0.7), colours):
+        mask = np.zeros(image.shape[:2], np.uint8)
+        cv2.fillPoly(mask, [np.round(triangle).astype(np.int32)], 1)
+        if not mask.any():
+            assert np.isnan(colour).all()
+            continue
+        mean = image[mask > 0].mean(0)
+        assert np.allclose(colour, _cie_lab(mean[None] / 255)[0], atol=1e-3)
 
 
 def test_the_reader_benchmark_times_each_stage_alone_and_with_the_board_known():

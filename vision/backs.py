@@ -9,7 +9,7 @@ import numpy as np
 from engine.board import edge_components
 from engine.lattice import Cell
 from models.classes import NO_NUMBER
-from vision.crops import to_colour, window_around
+from vision.crops import to_colour, windows_around
 from vision.find import about_centre, edge_lengths, inside
 from vision.lattice import LatticeFit
 from vision.sizes import BACK_SIZE_TOLERANCE, SIZING_READ_TILES, about_the_size, back_sides
@@ -136,12 +136,16 @@ def lab_colours(image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
     colour = to_colour(image)
     inner = about_centre(triangles, 0.7)
     means = np.full((len(triangles), 3), np.nan, np.float32)
-    for k, triangle in enumerate(inner):  # one small window per triangle
-        window, (left, top) = window_around(triangle, colour.shape)
-        mask = np.zeros(colour[window].shape[:2], np.uint8)
-        cv2.fillPoly(mask, [np.round(triangle - (left, top)).astype(np.int32)], 1)
+    bounds = windows_around(inner, colour.shape)
+    corners = np.round(inner - bounds[:, None, :2]).astype(np.int32)  # in each triangle's window
+    for k, (left, top, right, bottom) in enumerate(bounds.tolist()):  # one small window per triangle
+        if right <= left or bottom <= top:
+            continue  # wholly above, below or beside the photo
+        window = colour[top:bottom, left:right]
+        mask = np.zeros(window.shape[:2], np.uint8)
+        cv2.fillPoly(mask, [corners[k]], 1)
         if mask.any():
-            means[k] = cv2.mean(colour[window], mask)[:3]
+            means[k] = cv2.mean(window, mask)[:3]
     return np.where(np.isnan(means), np.nan, _cie_lab(np.nan_to_num(means) / 255))
 
 

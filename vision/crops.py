@@ -60,7 +60,13 @@ def corner_crops(image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
 def window_around(polygon: np.ndarray, shape: tuple[int, ...]) -> tuple[tuple[slice, slice], tuple[int, int]]:
     """The slice of a photo of ``shape`` that holds a (K, 2) polygon, clipped to the photo, and
     its top-left corner (x, y): small windows keep per-tile work off the whole photo."""
+    left, top, right, bottom = windows_around(np.asarray(polygon)[None], shape)[0].tolist()
+    return np.s_[top:bottom, left:right], (left, top)
+
+
+def windows_around(polygons: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """(N, 4) ``window_around`` of each of (N, K, 2) polygons at once: left, top, right, bottom."""
     height, width = shape[:2]
-    left, top = np.clip(np.floor(polygon.min(0)).astype(int), 0, [width, height])
-    right, bottom = np.clip(np.ceil(polygon.max(0)).astype(int) + 1, 0, [width, height])
-    return np.s_[top:bottom, left:right], (int(left), int(top))
+    low = np.clip(np.floor(polygons.min(1)).astype(int), 0, [width, height])
+    high = np.clip(np.ceil(polygons.max(1)).astype(int) + 1, 0, [width, height])
+    return np.concatenate([low, high], 1)
