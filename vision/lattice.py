@@ -186,8 +186,7 @@ def fit_lattice(outlines: np.ndarray, join_tolerance: float = JOIN_TOLERANCE) ->
                 at.append(index_of.setdefault(point, len(index_of)))
                 corners_there.append(outlines[t, i])
     at, xy = np.array(at, np.int64), np.array(corners_there, np.float64).reshape(-1, 2)
-    sums = np.stack([np.bincount(at, xy[:, k], len(index_of)) for k in (0, 1)], 1)
-    points = dict(zip(index_of, sums / np.bincount(at, minlength=len(index_of))[:, None]))
+    points = dict(zip(index_of, _means_of(xy, at, np.arange(len(index_of)))))
     fit = LatticeFit(cells, outlines, points, homography, side)
     corners = np.array(
         [o if c is None else [fit.where(point) for point in cell_corners(c)] for o, c in zip(outlines, cells)],
@@ -363,11 +362,7 @@ def _homography(outlines, point_of, lattice_point: dict[int, Point]) -> np.ndarr
     if len(lattice_point) < 4:
         return None
     labels = np.array(list(lattice_point))
-    flat_points, flat_labels = outlines.reshape(-1, 2), point_of.reshape(-1)
-    # Each label's corners averaged: where the board shows that lattice point.
-    count = np.bincount(flat_labels, minlength=len(flat_labels))[labels]
-    image = np.stack([np.bincount(flat_labels, flat_points[:, k], len(flat_labels))[labels] for k in (0, 1)], 1)
-    image = image / count[:, None]
+    image = _means_of(outlines.reshape(-1, 2), point_of.reshape(-1), labels)  # where the board shows each point
     plane = np.array([point_xy(lattice_point[label]) for label in labels])
     if len(labels) == 4:
         homography, _ = cv2.findHomography(plane, image)
@@ -376,6 +371,14 @@ def _homography(outlines, point_of, lattice_point: dict[int, Point]) -> np.ndarr
     if homography is None or abs(np.linalg.det(homography)) < 1e-9 * np.abs(homography).max() ** 3:
         return None  # a degenerate fit (corners of misread tiles on a line): no plane to map
     return homography
+
+
+def _means_of(xy: np.ndarray, labels: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """(W, 2) the mean of the (P, 2) ``xy`` that carry each of the ``wanted`` labels (each carried
+    by one at least), all at once."""
+    size = max(int(labels.max(initial=-1)), int(wanted.max(initial=-1))) + 1
+    sums = np.stack([np.bincount(labels, xy[:, k], size)[wanted] for k in (0, 1)], 1)
+    return sums / np.bincount(labels, minlength=size)[wanted][:, None]
 
 
 def _sizes_its_own_tiles(homography: np.ndarray, board: np.ndarray) -> bool:
