@@ -173,12 +173,12 @@ def validate_board(board: Board, rules: Rules) -> list[Violation]:
         if len(cells) > 1:
             where = ", ".join(str(list(c)) for c in cells)
             violations.append(Violation("duplicate_tile", tuple(cells), f"{tile} appears {len(cells)} times: {where}"))
-    # Each pair of touching tiles once, in the order of the placements: only the cells around a
+    # Each pair of touching tiles once, in the order of the placements: only the tiles touching a
     # tile's corners can touch it, so a board of N tiles costs N small lookups, not N^2 pairs.
     index_of = {placed.cell: index for index, placed in enumerate(board.placements)}
     for index, placed in enumerate(board.placements):
-        around = {cell for point in cell_corners(placed.cell) for cell in cells_around(point)}
-        for later in sorted(index_of[cell] for cell in around if index_of.get(cell, -1) > index):
+        touching = {other.cell for point in cell_corners(placed.cell) for other in board.touching(point)}
+        for later in sorted(index_of[cell] for cell in touching if index_of[cell] > index):
             other = board.placements[later]
             common = shared_points(placed.cell, other.cell)
             if len(common) == 2:
