@@ -4,7 +4,9 @@ the studio's look (the reader is also judged on photos from renderers it never s
 Nothing here is shared with the studio but the board: tiles are flat drawings (a face, a dark
 printed edge, numbers in OpenCV's stroke fonts, no bevel, pin or side faces), pasted with one
 affine map each onto a plain, striped, checked or mottled table seen at a tilt, with a few blank
-backs and a little blur, noise and JPEG. The truth uses the studio's shape, so `triominoes
+backs and a little blur, noise and JPEG. A quarter of the photos show a wooden pip set instead:
+a streaked brown face whose corners carry painted dots in PHYSICAL.md's colours by count, set on
+a ring (an arrangement the studio does not draw). The truth uses the studio's shape, so `triominoes
 evaluate` compares readings with it. Photos are single views (no hands, no earlier photo).
 """
 
@@ -30,19 +32,40 @@ LOOKS = {  # face and ink (BGR)
     "black, yellow numbers": ((25, 25, 25), (90, 200, 230)),
 }
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX)
+PIP_LOOK = "wood, painted pips"
+PIP_SHARE = 0.25  # the share of photos showing a wooden pip set
+WOOD = (70, 115, 165)  # BGR
+# Dot colours by count, as PHYSICAL.md names them: 1 white, 2 dark green, 3 yellow, 4 blue, 5 red
+# (a 6, which wooden sets lack, orange).
+DOT_COLOURS = {
+    1: (235, 235, 230),
+    2: (35, 100, 30),
+    3: (45, 205, 225),
+    4: (175, 95, 25),
+    5: (45, 40, 185),
+    6: (25, 135, 240),
+}
 
 
 def draw_tile(numbers: tuple[int, int, int] | None, face, ink, font: int, rng: np.random.Generator) -> np.ndarray:
     """A tile drawn pointing up, its numbers at apex, bottom right, bottom left (clockwise),
-    each number's top toward the centre; ``numbers`` None draws a blank back."""
+    each number's top toward the centre; ``numbers`` None draws a blank back, ``ink`` None a
+    wooden tile with painted dots."""
     height, width = int(DRAWN_HEIGHT) + 1, DRAWN_SIDE + 1
     tile = np.empty((height, width, 3), np.float32)
     tile[:] = face
+    if ink is None:  # wood: soft streaks along one direction
+        rows, columns = np.mgrid[:height, :width].astype(np.float32)
+        angle = rng.uniform(0, math.pi)
+        across = rows * math.cos(angle) + columns * math.sin(angle)
+        tile += (12 * np.sin(across / rng.uniform(2, 5)) * np.sin(across / 37 + rng.uniform(0, 6)))[..., None]
     edge = tuple(c * 0.6 for c in face)
     cv2.polylines(tile, [DRAWN_TILE.astype(np.int32)], True, edge, 6, cv2.LINE_AA)
     if numbers is None:
         return tile
     centre = DRAWN_TILE.mean(0)
+    if ink is None:
+        return _draw_dots(tile, numbers, centre, rng)
     along, tall = rng.uniform(0.36, 0.5), rng.uniform(0.16, 0.22) * DRAWN_SIDE
     box = int(tall * 1.6)
     for tip, number in zip(DRAWN_TILE, numbers):
@@ -56,6 +79,22 @@ def draw_tile(numbers: tuple[int, int, int] | None, face, ink, font: int, rng: n
         turn[:, 2] += tip + along * inward - box / 2
         alpha = cv2.warpAffine(text, turn, (width, height)).astype(np.float32)[..., None] / 255
         tile = tile * (1 - alpha) + np.float32(ink) * alpha
+    return tile
+
+
+def _draw_dots(tile: np.ndarray, numbers: tuple[int, int, int], centre, rng: np.random.Generator) -> np.ndarray:
+    """Each corner's count as dots of its colour: one in the middle, or that many on a ring."""
+    along = rng.uniform(0.4, 0.5)  # of the way from the tip to the centre
+    ring = rng.uniform(0.065, 0.08) * DRAWN_SIDE
+    dot = rng.uniform(0.028, 0.036) * DRAWN_SIDE
+    for tip, number in zip(DRAWN_TILE, numbers):
+        middle = tip + along * (centre - tip)
+        start = rng.uniform(0, 2 * math.pi)
+        for k in range(number):
+            angle = start + 2 * math.pi * k / number
+            spot = middle if number == 1 else middle + ring * np.array([math.cos(angle), math.sin(angle)])
+            at = (int(spot[0] * 16), int(spot[1] * 16))  # in 1/16 pixels (shift 4), for smooth edges
+            cv2.circle(tile, at, int(dot * 16), DOT_COLOURS[number], -1, cv2.LINE_AA, 4)
     return tile
 
 
@@ -83,6 +122,8 @@ def sketch(seed: int) -> tuple[np.ndarray, dict]:
     board = random_board(seed, int(rng.integers(6, 40)))
     look = list(LOOKS)[rng.integers(len(LOOKS))]
     face, ink = LOOKS[look]
+    if np.random.default_rng([seed, 2]).uniform() < PIP_SHARE:  # a stream of its own: printed photos stay the same
+        look, face, ink = PIP_LOOK, WOOD, None
     font = FONTS[rng.integers(len(FONTS))]
     side, tilt, spin = rng.uniform(40, 80), math.radians(rng.uniform(0, 50)), rng.uniform(0, 2 * math.pi)
     middle = np.mean([point_xy(p) for t in board.placements for p in cell_corners(t.cell)], axis=0)

@@ -18,6 +18,7 @@ from vision.backs import (
     blank_apart,
     coloured_like,
     faced_like_the_board,
+    holes_in_the_board,
     lab_colours,
     like_the_read_tiles,
     lying_face_down,
@@ -690,6 +691,37 @@ def test_loose_tiles_must_have_the_face_of_the_board_tiles():
     black_loose = board[0] + (150, 90)
     cv2.fillPoly(image, [black_loose.astype(np.int32)], (25, 25, 25))
     assert faced_like_the_board(np.array([black_loose, pale_print]), board, image).tolist() == [True, False]
+
+
+def test_a_blank_board_tile_showing_the_table_is_a_hole_but_the_0_0_0_shows_the_face():
+    # Wooden tiles on a green cloth. A gap in the board, outlined like a tile, reads 0s at its
+    # bare corners like the 0-0-0 played; only the 0-0-0 shows the wood. Blank tiles apart from
+    # the board (a pile) and tiles that look unlike any number are not holes.
+    image = np.full((200, 400, 3), (40, 110, 30), np.uint8)
+    up = np.array([[0, -20], [17, 10], [-17, 10]], float)
+    triangles = np.array([up + (40 + 60 * k, 50) for k in range(5)] + [up + (300, 150)])
+    for k in (0, 1, 2, 5):
+        cv2.fillPoly(image, [triangles[k].astype(np.int32)], (60, 105, 150))
+    probabilities = np.array(
+        [
+            _corner_probabilities(1, 3, 4),
+            _corner_probabilities(2, 0, 5),
+            _corner_probabilities(0, 0, 0),  # the 0-0-0, wood
+            _corner_probabilities(0, 0, 0, sure=0.6),  # the table through a gap
+            _corner_probabilities(7, 7, 7),  # a hand
+            _corner_probabilities(0, 0, 0),  # a back apart from the board
+        ]
+    )
+    cells = [(0, 0), (1, 0), (2, 0), (3, 0), (4, 0), None]
+    unlike_numbers = unlike_any_number(probabilities)
+    blank = blank_apart(probabilities, cells, unlike_numbers)
+    holes = holes_in_the_board(probabilities, cells, triangles, unlike_numbers, blank, image)
+    assert holes.tolist() == [False, False, False, True, False, False]
+    # With too few tiles read to know the face, nothing is taken for a hole.
+    two = slice(2, 4)
+    assert not holes_in_the_board(
+        probabilities[two], cells[two], triangles[two], unlike_numbers[two], blank[two], image
+    ).any()
 
 
 def test_no_more_backs_than_the_set_has_tiles_left_the_closest_in_colour():

@@ -5,16 +5,16 @@ import json
 import numpy as np
 import pytest
 
-from datasets.sketch import LOOKS, sketch
+from datasets.sketch import LOOKS, PIP_LOOK, WOOD, sketch
 from service.cli import main
 from vision.evaluate import compare
 from vision.reader import Reader
 
 
-@pytest.mark.parametrize("seed", [2, 5])
+@pytest.mark.parametrize("seed", [2, 5])  # printed numbers, wooden pips
 def test_every_truth_tile_shows_its_face_at_its_centre_and_sits_on_the_lattice(seed):
     photo, truth = sketch(seed)
-    faces = np.array([face for face, _ in LOOKS.values()], np.float64)
+    faces = np.array([face for face, _ in LOOKS.values()] + [WOOD], np.float64)
     centres = np.array([[[c["x"], c["y"]] for c in t["corners"]] for t in truth["tiles"]]).mean(1)
     colours = photo[np.round(centres[:, 1]).astype(int), np.round(centres[:, 0]).astype(int)].astype(np.float64)
     look = np.argmin(np.linalg.norm(faces - colours.mean(0), axis=1))
@@ -33,6 +33,15 @@ def test_the_reader_reads_a_sketch_it_never_learnt():
     row = compare(truth, Reader().read(photo).to_dict())
     assert row["found"] >= 0.9 * row["tiles"] and row["extra"] == 0
     assert row["wrong_corners"] <= 0.05 * 3 * row["found"]
+
+
+def test_the_reader_reads_a_pip_set_drawn_otherwise_and_takes_no_hole_in_the_board_for_a_tile():
+    # Sketch 2000041: wooden tiles whose dots sit on a ring, and a gap in the board showing the
+    # table, which the finder outlines like a tile and whose bare corners read as a pip set's 0s.
+    photo, truth = sketch(2000041)
+    assert truth["studio"]["look"] == PIP_LOOK
+    row = compare(truth, Reader().read(photo).to_dict())
+    assert row["found"] == row["tiles"] and row["extra"] == 0 and row["wrong_corners"] == 0
 
 
 def test_the_sketch_command_writes_photos_and_truth_the_same_for_a_seed(tmp_path):

@@ -34,7 +34,7 @@ def blank_apart(probabilities: np.ndarray, cells: list[Cell | None], unlike_numb
     face up. The set has one 0-0-0 tile and every other tile shows a mark, so joined tiles that
     all show none are backs touching in the pile, not a board; a blank tile in a board that shows
     marks is the 0-0-0 played. Tiles that look unlike any number (a back, a hand) join no group."""
-    blank = probabilities[:, :, 1:NO_NUMBER].sum(2).max(1) < SHOWS_A_MARK  # by the likeliest marked corner
+    blank = shows_no_mark(probabilities)
     tiles_at: dict[Cell, list[int]] = {}
     for t, cell in enumerate(cells):
         if cell is not None and not unlike_numbers[t]:
@@ -44,6 +44,31 @@ def blank_apart(probabilities: np.ndarray, cells: list[Cell | None], unlike_numb
         members = [t for cell in group for t in tiles_at[cell]]
         apart[members] = blank[members].all()
     return blank & apart
+
+
+def shows_no_mark(probabilities: np.ndarray) -> np.ndarray:
+    """(N,) tiles none of whose corners shows 1 or more surely (by the likeliest marked corner):
+    a back, or a pip set's 0-0-0, whose corners are bare."""
+    return probabilities[:, :, 1:NO_NUMBER].sum(2).max(1) < SHOWS_A_MARK
+
+
+def holes_in_the_board(
+    probabilities: np.ndarray,
+    cells: list[Cell | None],
+    triangles: np.ndarray,
+    unlike_numbers: np.ndarray,
+    blank_apart: np.ndarray,
+    image: np.ndarray,
+) -> np.ndarray:
+    """(N,) blank tiles joined to a board that shows marks whose middle is not the colour of the
+    board's faces: the table seen through a hole in the board. The finder outlines such a gap
+    like a tile, and where a pip set's bare corners read as 0s it would pass for the 0-0-0 played
+    (``blank_apart``) and take its neighbours' numbers; the 0-0-0 itself shows the set's face."""
+    on_board = np.array([cell is not None for cell in cells], bool) & ~unlike_numbers
+    holes = shows_no_mark(probabilities) & on_board & ~blank_apart
+    if holes.any():
+        holes[holes] = ~faced_like_the_board(triangles[holes], triangles[on_board & ~holes], image)
+    return holes
 
 
 def lying_face_down(unlike_numbers: np.ndarray, blank_apart: np.ndarray) -> np.ndarray:

@@ -45,6 +45,7 @@ from vision.backs import (
     blank_apart,
     coloured_like,
     faced_like_the_board,
+    holes_in_the_board,
     like_the_read_tiles,
     lying_face_down,
     unlike_any_number,
@@ -357,7 +358,8 @@ class Reader:
         unlike_numbers = unlike_any_number(probabilities)
         blank = blank_apart(probabilities, cells, unlike_numbers)
         down = lying_face_down(unlike_numbers, blank)
-        face_up = np.nonzero(~down)[0]
+        holes = holes_in_the_board(probabilities, cells, ordered, unlike_numbers, blank, image)
+        face_up = np.nonzero(~down & ~holes)[0]
         face_down = tuple(outlines[i] for i in np.nonzero(down)[0])
         face_down += tuple(set_aside[unlike_any_number(aside_probabilities)])
         up_probabilities, up_corners, up_cells = probabilities[face_up], ordered[face_up], [cells[i] for i in face_up]
