@@ -6,8 +6,10 @@ printed edge, numbers in OpenCV's stroke fonts, no bevel, pin or side faces), pa
 affine map each onto a plain, striped, checked or mottled table seen at a tilt, with a few blank
 backs and a little blur, noise and JPEG. A quarter of the photos show a wooden pip set instead:
 a streaked brown face whose corners carry painted dots in PHYSICAL.md's colours by count, set on
-a ring (an arrangement the studio does not draw). The truth uses the studio's shape, so `triominoes
-evaluate` compares readings with it. Photos are single views (no hands, no earlier photo).
+a ring (an arrangement the studio does not draw); and some a white set whose numbers are
+coloured by value in a code of its own (the studio's coloured edition uses another). The truth
+uses the studio's shape, so `triominoes evaluate` compares readings with it. Photos are single
+views (no hands, no earlier photo).
 """
 
 from __future__ import annotations
@@ -34,6 +36,19 @@ LOOKS = {  # face and ink (BGR)
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX)
 PIP_LOOK = "wood, painted pips"
 PIP_SHARE = 0.25  # the share of photos showing a wooden pip set
+COLOURED_LOOK = "white, numbers coloured by value"
+COLOURED_SHARE = 0.15  # the share of photos showing it
+WHITE = (240, 242, 242)
+# Each value's colour (BGR): 0 grey, 1 blue, 2 green, 3 red, 4 purple, 5 orange, 6 teal.
+NUMBER_COLOURS = {
+    0: (60, 60, 60),
+    1: (170, 70, 20),
+    2: (40, 130, 40),
+    3: (40, 40, 190),
+    4: (130, 40, 120),
+    5: (20, 120, 230),
+    6: (130, 130, 20),
+}
 WOOD = (70, 115, 165)  # BGR
 # Dot colours by count, as PHYSICAL.md names them: 1 white, 2 dark green, 3 yellow, 4 blue, 5 red
 # (a 6, which wooden sets lack, orange).
@@ -49,8 +64,8 @@ DOT_COLOURS = {
 
 def draw_tile(numbers: tuple[int, int, int] | None, face, ink, font: int, rng: np.random.Generator) -> np.ndarray:
     """A tile drawn pointing up, its numbers at apex, bottom right, bottom left (clockwise),
-    each number's top toward the centre; ``numbers`` None draws a blank back, ``ink`` None a
-    wooden tile with painted dots."""
+    each number's top toward the centre; ``numbers`` None draws a blank back. ``ink``: one
+    colour, a colour for each value, or None for a wooden tile with painted dots."""
     height, width = int(DRAWN_HEIGHT) + 1, DRAWN_SIDE + 1
     tile = np.empty((height, width, 3), np.float32)
     tile[:] = face
@@ -78,7 +93,8 @@ def draw_tile(numbers: tuple[int, int, int] | None, face, ink, font: int, rng: n
         turn = cv2.getRotationMatrix2D((box / 2, box / 2), -math.degrees(math.atan2(inward[0], -inward[1])), 1.0)
         turn[:, 2] += tip + along * inward - box / 2
         alpha = cv2.warpAffine(text, turn, (width, height)).astype(np.float32)[..., None] / 255
-        tile = tile * (1 - alpha) + np.float32(ink) * alpha
+        colour = ink[number] if isinstance(ink, dict) else ink
+        tile = tile * (1 - alpha) + np.float32(colour) * alpha
     return tile
 
 
@@ -122,8 +138,11 @@ def sketch(seed: int) -> tuple[np.ndarray, dict]:
     board = random_board(seed, int(rng.integers(6, 40)))
     look = list(LOOKS)[rng.integers(len(LOOKS))]
     face, ink = LOOKS[look]
-    if np.random.default_rng([seed, 2]).uniform() < PIP_SHARE:  # a stream of its own: printed photos stay the same
+    kind = np.random.default_rng([seed, 2]).uniform()  # a stream of its own: the other photos stay the same
+    if kind < PIP_SHARE:
         look, face, ink = PIP_LOOK, WOOD, None
+    elif kind < PIP_SHARE + COLOURED_SHARE:
+        look, face, ink = COLOURED_LOOK, WHITE, NUMBER_COLOURS
     font = FONTS[rng.integers(len(FONTS))]
     side, tilt, spin = rng.uniform(40, 80), math.radians(rng.uniform(0, 50)), rng.uniform(0, 2 * math.pi)
     middle = np.mean([point_xy(p) for t in board.placements for p in cell_corners(t.cell)], axis=0)

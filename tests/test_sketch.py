@@ -5,16 +5,16 @@ import json
 import numpy as np
 import pytest
 
-from datasets.sketch import LOOKS, PIP_LOOK, WOOD, sketch
+from datasets.sketch import LOOKS, PIP_LOOK, WHITE, WOOD, sketch
 from service.cli import main
 from vision.evaluate import compare
 from vision.reader import Reader
 
 
-@pytest.mark.parametrize("seed", [2, 5])  # printed numbers, wooden pips
+@pytest.mark.parametrize("seed", [2, 5, 10])  # printed numbers, wooden pips, numbers coloured by value
 def test_every_truth_tile_shows_its_face_at_its_centre_and_sits_on_the_lattice(seed):
     photo, truth = sketch(seed)
-    faces = np.array([face for face, _ in LOOKS.values()] + [WOOD], np.float64)
+    faces = np.array([face for face, _ in LOOKS.values()] + [WOOD, WHITE], np.float64)
     centres = np.array([[[c["x"], c["y"]] for c in t["corners"]] for t in truth["tiles"]]).mean(1)
     colours = photo[np.round(centres[:, 1]).astype(int), np.round(centres[:, 0]).astype(int)].astype(np.float64)
     look = np.argmin(np.linalg.norm(faces - colours.mean(0), axis=1))
