@@ -11,6 +11,7 @@ from engine.lattice import LatticeMap, cell_corners, edge_neighbours, point_xy
 from engine.rules import get_rules
 from engine.scoring import judge_placement
 from engine.simulate import random_board
+from models.classes import NO_NUMBER
 from models.finder_data import core_map
 from vision.added import changed_alone, frame_map, last_placement
 from vision.backs import (
@@ -24,6 +25,7 @@ from vision.backs import (
     lying_face_down,
     unlike_any_number,
 )
+from vision.crops import greyed
 from vision.find import (
     ZOOM_TO_SIDE,
     FirstLook,
@@ -38,12 +40,15 @@ from vision.find import (
 )
 from vision.lattice import LatticeFit, fit_board, fit_lattice
 from vision.reader import (
+    DECIDING_CORNERS,
+    GREY_FROM_SIDE,
     _a_found_tile_across,
     _beside_the_board,
     _best_look,
     _placed_as_known,
     _readable,
     _Sight,
+    read_colour_or_grey,
     seen_small,
 )
 from vision.records import ReadTile
@@ -812,3 +817,40 @@ def test_loose_tiles_read_as_known_ones_join_the_cells_the_game_has_them_in():
     ]
     assert _placed_as_known(tiles, expected, fit) == {1: ((3, 0), 1)}
     assert _placed_as_known(tiles, expected, replace(fit, homography=None)) == {}
+
+
+class _SureOf:
+    """A stand-in classifier, sure (0.9) of greyed crops or of coloured ones, unsure (0.4) of the others."""
+
+    def __init__(self, grey: bool) -> None:
+        self.grey = grey
+
+    def predict(self, crops: np.ndarray) -> np.ndarray:
+        grey = (crops == crops[:, :1]).all(axis=(1, 2, 3))
+        top = np.where(grey == self.grey, 0.9, 0.4)
+        probabilities = np.repeat(((1 - top) / 7)[:, None], NO_NUMBER + 1, axis=1)
+        probabilities[:, 3] = top
+        return probabilities
+
+
+@pytest.mark.parametrize("grey", [True, False])
+def test_a_photo_is_read_greyed_only_where_the_classifier_is_surer_of_it_so(grey):
+    crops = np.random.default_rng(0).integers(0, 256, (DECIDING_CORNERS + 30, 3, 8, 8), dtype=np.uint8)
+    probabilities, read_greyed = read_colour_or_grey(_SureOf(grey), crops, GREY_FROM_SIDE)
+    assert read_greyed == grey
+    assert probabilities.shape == (len(crops), NO_NUMBER + 1)
+    assert np.allclose(probabilities[:, 3], 0.9)  # every crop, the deciding ones and the rest, read the surer way
+
+
+def test_tiles_too_small_to_choose_by_are_read_in_colour():
+    crops = np.random.default_rng(0).integers(0, 256, (DECIDING_CORNERS, 3, 8, 8), dtype=np.uint8)
+    probabilities, read_greyed = read_colour_or_grey(_SureOf(True), crops, GREY_FROM_SIDE - 1)
+    assert not read_greyed and np.allclose(probabilities[:, 3], 0.4)
+
+
+def test_greyed_crops_keep_each_pixels_brightness_in_all_three_channels():
+    crops = np.random.default_rng(1).integers(0, 256, (4, 3, 8, 8), dtype=np.uint8)
+    grey = greyed(crops)
+    assert grey.shape == crops.shape and grey.dtype == np.uint8
+    assert (grey == grey[:, :1]).all()
+    assert np.abs(grey[:, 0].astype(float) - crops.mean(1)).max() <= 0.5

@@ -57,6 +57,13 @@ def corner_crops(image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
     return crops.transpose(0, 3, 1, 2)
 
 
+def greyed(crops: np.ndarray) -> np.ndarray:
+    """The crops with their colour taken away (each pixel the mean of its three channels, as
+    training greys some of its crops, rounded), still three channels."""
+    mean = (crops.sum(1, dtype=np.uint16) + 1) // 3
+    return np.repeat(mean.astype(np.uint8)[:, None], 3, axis=1)
+
+
 def window_around(polygon: np.ndarray, shape: tuple[int, ...]) -> tuple[tuple[slice, slice], tuple[int, int]]:
     """The slice of a photo of ``shape`` that holds a (K, 2) polygon, clipped to the photo, and
     its top-left corner (x, y): small windows keep per-tile work off the whole photo."""

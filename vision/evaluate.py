@@ -320,8 +320,9 @@ def board_of(truth: dict) -> Board:
 def _read_at_true_outlines(folder: Path, files: list[Path]):
     """Each truth file's own tiles, at their true corners and cells, read by the classifier and
     the decoder alone: the corner errors left when the finder and the lattice make none."""
+    from vision.crops import corner_crops
     from vision.image_io import load_image
-    from vision.reader import Reader, read_numbers
+    from vision.reader import Reader, read_colour_or_grey, read_numbers
 
     reader = Reader()
     for file in files:
@@ -333,5 +334,7 @@ def _read_at_true_outlines(folder: Path, files: list[Path]):
         corners = np.array([_corners(t) for t in tiles])
         cells = [tuple(t["cell"]) if t["cell"] is not None else None for t in tiles]
         image = load_image(folder / truth["image"]["path"])
-        read, _ = read_numbers(reader.corner_probabilities(image, corners), corners, cells, reader.rules)
+        side = float(np.median(np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2)))
+        probabilities, _ = read_colour_or_grey(reader.classifier, corner_crops(image, corners), side)
+        read, _ = read_numbers(probabilities.reshape(len(corners), 3, -1), corners, cells, reader.rules)
         yield {"tiles": [tile.to_dict() for tile in read]}
