@@ -321,6 +321,7 @@ def _read_at_true_outlines(folder: Path, files: list[Path]):
     """Each truth file's own tiles, at their true corners and cells, read by the classifier and
     the decoder alone: the corner errors left when the finder and the lattice make none."""
     from vision.crops import corner_crops
+    from vision.find import edge_lengths
     from vision.image_io import load_image
     from vision.reader import Reader, read_colour_or_grey, read_numbers
 
@@ -334,7 +335,7 @@ def _read_at_true_outlines(folder: Path, files: list[Path]):
         corners = np.array([_corners(t) for t in tiles])
         cells = [tuple(t["cell"]) if t["cell"] is not None else None for t in tiles]
         image = load_image(folder / truth["image"]["path"])
-        side = float(np.median(np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2)))
+        side = float(np.median(edge_lengths(corners)))
         probabilities, _ = read_colour_or_grey(reader.classifier, corner_crops(image, corners), side)
         read, _ = read_numbers(probabilities.reshape(len(corners), 3, -1), corners, cells, reader.rules)
         yield {"tiles": [tile.to_dict() for tile in read]}

@@ -429,9 +429,9 @@ class Reader:
     ) -> ShownBefore:
         """A judge for ``last_placement``: which of the tiles that look new the earlier photo
         (``earlier``, read as ``reading``; its corners read ``grey`` as this photo's were) shows
-        after all. Their cells are put in that photo by
-        the plane of its board's corners; a tile counts as shown when each of its three corners
-        there reads its number more surely than no number. A hand over the cell, or the bare
+        after all. Their cells are put in that photo by the plane of its board's corners; a tile
+        counts as shown when each of its three corners there reads its number more surely than
+        no number. A hand over the cell, or the bare
         table, reads as no number, so only tiles the finder missed are taken back.
 
         Where the camera kept still, as a webcam on its stand does (an earlier board too small
