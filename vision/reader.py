@@ -346,8 +346,7 @@ class Reader:
         lap("lattice")
         crops = corner_crops(image, np.concatenate([ordered, set_aside]))
         lap("crops")
-        tile_side = float(np.median(edge_lengths(ordered))) if len(ordered) else 0.0
-        probabilities, grey = read_colour_or_grey(self.classifier, crops, tile_side)
+        probabilities, grey = read_colour_or_grey(self.classifier, crops, fit.side_px)
         probabilities = probabilities.reshape(-1, 3, NO_NUMBER + 1)
         probabilities, aside_probabilities = probabilities[: len(ordered)], probabilities[len(ordered) :]
         lap("classify")
