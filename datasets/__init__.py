@@ -1,1 +1,6 @@
-"""Synthetic photos of real games with exact ground truth, and data tools (built in a later issue)."""
+"""Synthetic photos of real games with exact ground truth, and data tools.
+
+The studio (``studio.sample_scene`` and ``studio.render``, tile faces in ``faces``) draws photos
+with their truth; ``make`` writes them, training crops and game sequences; ``sketch`` is a
+second, simpler renderer written apart, to check the reader on a look it never learnt.
+"""

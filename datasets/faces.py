@@ -7,7 +7,6 @@ Each number's top points to the tile's centre (PHYSICAL.md), pips sit in the sam
 
 from __future__ import annotations
 
-import glob
 import math
 from dataclasses import dataclass, replace
 from functools import cache
@@ -15,6 +14,8 @@ from functools import cache
 import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
+
+from datasets.fonts import FONT_NAMES, font_files
 
 FACE_PX = 160  # canonical face texture size
 SIDE_PX = 140.0  # side of the canonical triangle inside it
@@ -116,27 +117,21 @@ WHITE_FACE = 248  # the whitest face
 BLACK_INK = (25, 25, 25)
 BORDERED_EDITIONS = 0.3  # the share of other editions with a printed line along the edge
 
-FONT_FILES = sorted(
-    set(glob.glob("/usr/share/fonts/truetype/dejavu/DejaVuSans*.ttf"))
-    | set(glob.glob("/usr/share/fonts/truetype/dejavu/DejaVuSerif*.ttf"))
-    | set(glob.glob("/usr/share/fonts/truetype/liberation*/LiberationSans-*.ttf"))
-    | set(glob.glob("/usr/share/fonts/truetype/freefont/FreeSans*.ttf"))
-)
 HERSHEY_FONTS = [cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_COMPLEX]
-FONT_COUNT = len(FONT_FILES) + len(HERSHEY_FONTS)
+FONT_COUNT = len(FONT_NAMES) + len(HERSHEY_FONTS)  # the same on every machine (datasets.fonts)
 
 
 @cache
 def glyph(font_index: int, digit: int, height: int) -> np.ndarray:
     """A digit as a float alpha mask about ``height`` px tall, its ink centred in the array."""
     size = height * 2
-    if font_index < len(FONT_FILES):
-        font = ImageFont.truetype(FONT_FILES[font_index], int(height * 1.35))
+    if font_index < len(FONT_NAMES):
+        font = ImageFont.truetype(font_files()[font_index], int(height * 1.35))
         canvas = Image.new("L", (size, size), 0)
         ImageDraw.Draw(canvas).text((size / 2, size / 2), str(digit), fill=255, font=font, anchor="mm")
         mask = np.asarray(canvas, dtype=np.float32) / 255
     else:
-        face = HERSHEY_FONTS[font_index - len(FONT_FILES)]
+        face = HERSHEY_FONTS[font_index - len(FONT_NAMES)]
         scale = cv2.getFontScaleFromHeight(face, height, 2)
         (w, h), _ = cv2.getTextSize(str(digit), face, scale, 2)
         mask = np.zeros((size, size), np.uint8)

@@ -1,1 +1,2 @@
-"""What users touch: the `triominoes` command line, and later the web service and its page."""
+"""What users touch: the ``triominoes`` command line (``cli``), the web service and its page
+(``app``), and live games kept from a camera (``live``, ``games``)."""

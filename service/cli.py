@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from datasets.fonts import MissingFonts
 from engine.board import Board
 from engine.boardfile import BoardFileError, parse_board
 from engine.rules import DEFAULT_PRESET, PRESETS, Rules, get_rules
@@ -617,7 +618,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         run: Callable[[argparse.Namespace], int] = args.run
         return run(args)
-    except InputError as error:
+    except (InputError, MissingFonts) as error:  # the studio's fonts: a machine's setup, not a bug
         print(f"triominoes: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:

@@ -9,8 +9,10 @@ import cv2
 import numpy as np
 import pytest
 
+from datasets import faces, fonts
 from datasets.faces import FACE_CORNERS, LIGHT_FACE, PIP_LAYOUTS, STYLES, WHITE_FACE, another_edition, draw_face
-from datasets.make import NO_NUMBER, RenderJob, crops_for_seed, make_image, make_sequence
+from datasets.fonts import FONT_NAMES, MissingFonts, font_files
+from datasets.make import NO_NUMBER, SPLITS, RenderJob, crops_for_seed, make_image, make_sequence
 from datasets.studio import closer, render, sample_scene, with_more_pixels, with_warmth
 from engine.board import Board
 from engine.rules import get_rules
@@ -278,6 +280,26 @@ def test_bad_arguments_exit_2_with_one_line(args, capsys, tmp_path):
     assert main(args) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("triominoes: error:")
+
+
+def test_the_studio_finds_its_fonts_by_name_in_any_font_folder_or_names_those_missing(tmp_path):
+    font = tmp_path / "truetype" / "dejavu" / "DejaVuSans.ttf"
+    font.parent.mkdir(parents=True)
+    font.write_bytes(b"")
+    assert font_files(("DejaVuSans.ttf",), (tmp_path,)) == (str(font),)
+    with pytest.raises(MissingFonts, match=r"1 are not installed \(DejaVuSerif.ttf\).*fonts-dejavu-extra"):
+        font_files(("DejaVuSans.ttf", "DejaVuSerif.ttf"), (tmp_path,))
+
+
+def test_a_machine_without_the_studio_fonts_gets_one_line_and_exit_2(tmp_path, monkeypatch, capsys):
+    # The same seed must draw the same photo everywhere, so the studio never falls back on other fonts.
+    assert {t.font for t in sample_scene(SPLITS["test"], ["ivory"]).tiles} < set(range(len(FONT_NAMES)))
+    monkeypatch.setattr(fonts, "FONT_FOLDERS", (tmp_path,))
+    monkeypatch.setattr(faces, "glyph", faces.glyph.__wrapped__)  # no glyph drawn earlier in this process
+    args = ["datasets", "render", "--split", "test", "--n", "1", "--styles", "ivory", "--workers", "1"]
+    assert main([*args, "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "apt-get install fonts-dejavu-core fonts-dejavu-extra" in err
 
 
 def test_sequence_runs_over_rounds(tmp_path):
