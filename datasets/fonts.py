@@ -11,6 +11,7 @@ studio.
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from pathlib import Path
 
@@ -37,14 +38,18 @@ FONT_NAMES = (
     "DejaVuSerifCondensed-Italic.ttf",
     "DejaVuSerifCondensed.ttf",
 )
-# Where Linux distributions and macOS keep fonts (Debian's is the first).
-FONT_FOLDERS = (
-    Path("/usr/share/fonts"),
-    Path("/usr/local/share/fonts"),
-    Path.home() / ".local/share/fonts",
-    Path.home() / ".fonts",
-    Path("/Library/Fonts"),
-    Path.home() / "Library/Fonts",
+# Where Linux distributions and macOS keep fonts (Debian's is the first); expanduser, unlike
+# Path.home(), never raises where no home folder is known (a service's account).
+FONT_FOLDERS = tuple(
+    Path(os.path.expanduser(folder))
+    for folder in (
+        "/usr/share/fonts",
+        "/usr/local/share/fonts",
+        "~/.local/share/fonts",
+        "~/.fonts",
+        "/Library/Fonts",
+        "~/Library/Fonts",
+    )
 )
 
 
