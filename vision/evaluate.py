@@ -321,7 +321,7 @@ def _read_at_true_outlines(folder: Path, files: list[Path]):
     """Each truth file's own tiles, at their true corners and cells, read by the classifier and
     the decoder alone: the corner errors left when the finder and the lattice make none."""
     from vision.crops import corner_crops
-    from vision.find import edge_lengths
+    from vision.find import median_side
     from vision.image_io import load_image
     from vision.reader import Reader, read_colour_or_grey, read_numbers
 
@@ -335,7 +335,6 @@ def _read_at_true_outlines(folder: Path, files: list[Path]):
         corners = np.array([_corners(t) for t in tiles])
         cells = [tuple(t["cell"]) if t["cell"] is not None else None for t in tiles]
         image = load_image(folder / truth["image"]["path"])
-        side = float(np.median(edge_lengths(corners)))
-        probabilities, _ = read_colour_or_grey(reader.classifier, corner_crops(image, corners), side)
+        probabilities, _ = read_colour_or_grey(reader.classifier, corner_crops(image, corners), median_side(corners))
         read, _ = read_numbers(probabilities.reshape(len(corners), 3, -1), corners, cells, reader.rules)
         yield {"tiles": [tile.to_dict() for tile in read]}

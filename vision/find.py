@@ -137,7 +137,7 @@ def closer_view(
     if not len(outlines):
         return None
     height, width = shape[:2]
-    side = float(np.median(edge_lengths(outlines)))
+    side = median_side(outlines)
     zoom = min(MOST_ENLARGED, enlarge_to / side) if enlarge_to else min(1.0, ZOOM_TO_SIDE / side)
     left, top = np.maximum(0, np.floor(outlines.min((0, 1)) - 2 * side)).astype(int)
     right, bottom = np.minimum([width, height], np.ceil(outlines.max((0, 1)) + 2 * side)).astype(int)
@@ -171,6 +171,11 @@ def inside(points: np.ndarray, triangles: np.ndarray) -> np.ndarray:
 def edge_lengths(outlines: np.ndarray) -> np.ndarray:
     """(N, 3) lengths of each outline's edges, in pixels."""
     return np.linalg.norm(outlines - np.roll(outlines, 1, axis=1), axis=2)
+
+
+def median_side(outlines: np.ndarray) -> float:
+    """The median edge of (N, 3, 2) outlines (N at least 1), in pixels: their tiles' size."""
+    return float(np.median(edge_lengths(outlines)))
 
 
 def outlines_from_cores(cores: np.ndarray, scale: float, core_growth: float = 1.0) -> np.ndarray:

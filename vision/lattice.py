@@ -34,7 +34,7 @@ from engine.lattice import (
     point_xy,
     points_up,
 )
-from vision.find import edge_lengths
+from vision.find import edge_lengths, median_side
 
 CENTRE_OFFSET = 0.25  # a loose tile centred this close to a cell's centre (edge units) ...
 CENTRE_SIZE = 1.5  # ... and this close to a tile's size there (factor) lies in that cell
@@ -137,7 +137,7 @@ def fit_lattice(outlines: np.ndarray, join_tolerance: float = JOIN_TOLERANCE) ->
     n = len(outlines)
     if n == 0:
         return LatticeFit([], outlines, {}, None, 0.0)
-    side = float(np.median(edge_lengths(outlines)))
+    side = median_side(outlines)
     point_of = _clusters(outlines.reshape(-1, 2), join_tolerance * side).reshape(n, 3)
     # Edges as unordered pairs of clustered corners: two tiles sharing one are glued there.
     by_edge: dict[frozenset, list[tuple[int, int]]] = {}

@@ -60,6 +60,7 @@ from vision.find import (
     closer_view,
     edge_lengths,
     inside,
+    median_side,
     seen_scale,
 )
 from vision.lattice import LatticeFit, first_corner, fit_board
@@ -453,7 +454,7 @@ class Reader:
             if not kept_still:
                 plane = np.array([point_xy(mapping.point(p)) for t in board for p in cell_corners(t.cell)])
                 corners = _outlines_of(board)
-                side = float(np.median(edge_lengths(corners)))
+                side = median_side(corners)
                 homography, _ = cv2.findHomography(plane, corners.reshape(-1, 2), cv2.RANSAC, LOOK_AGAIN_MISFIT * side)
                 if homography is None:
                     return set()
@@ -496,8 +497,9 @@ class Reader:
         """The board's cells, corners, probabilities and outlines with the tiles ``_complete``
         finds beside it, in up to ``COMPLETION_ROUNDS`` passes."""
         for _ in range(COMPLETION_ROUNDS):
-            found = self._complete(image, fit, cells, outlines, first_look, grey)
-            found_cells, found_corners, found_probabilities = found
+            found_cells, found_corners, found_probabilities = self._complete(
+                image, fit, cells, outlines, first_look, grey
+            )
             if not found_cells:
                 break
             cells = cells + found_cells
@@ -596,7 +598,7 @@ def _looks_small(shape: tuple[int, ...], first: _Sight, first_look: FirstLook) -
     if first.tiles:
         return seen_small(shape, first_look, first.photo_tile_side)
     outlines = first_look.outlines
-    return len(outlines) > 0 and seen_small(shape, first_look, float(np.median(edge_lengths(outlines))))
+    return len(outlines) > 0 and seen_small(shape, first_look, median_side(outlines))
 
 
 def seen_small(shape: tuple[int, ...], first_look: FirstLook, tile_side: float) -> bool:
