@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from engine.board import Board
-from engine.lattice import LatticeMap, cell_corners, point_xy
+from engine.lattice import LatticeMap, cell_corners, cells_around, edge_neighbours, point_xy
 from engine.simulate import random_board
+from vision.find import local_scales
 from vision.lattice import GLUED_TOO_FEW, _clusters, _sizes_its_own_tiles, fit_board, fit_lattice
 
 
@@ -289,3 +290,50 @@ def test_corners_closer_than_the_radius_one_after_another_share_a_lattice_point(
                         frontier.append(int(other))
             assert set(np.flatnonzero(labels == labels[start]).tolist()) == linked
             assert labels[start] == min(linked)
+
+
+def test_local_scales_are_the_stretch_along_and_across():
+    turn = np.array([[0.8, -0.6, 5], [0.6, 0.8, 7], [0, 0, 1]])
+    assert local_scales(np.diag([3.0, 1.5, 1.0]) @ turn, np.array([2.0, -1.0])) == pytest.approx([3.0, 1.5])
+    assert local_scales(np.diag([40.0, 40.0, 1.0]) @ turn, np.zeros(2)) == pytest.approx([40.0, 40.0])
+    assert local_scales(40 * turn, np.zeros(2)) == pytest.approx([1.0, 1.0])  # one homography, scaled whole
+
+
+@pytest.mark.parametrize("tilt_deg", [0, 30, 45, 60])
+def test_foreshortening_is_about_the_cosine_of_the_cameras_slant(tilt_deg):
+    for seed in range(3):
+        _, _, _, outlines = photographed(seed, 20, tilt_deg, noise=0.01)
+        fit = fit_board(outlines)
+        assert fit.foreshortening() == pytest.approx(math.cos(math.radians(tilt_deg)), abs=0.06)
+    assert fit_board(outlines[:1]).foreshortening() == 1.0  # one tile: no plane
+
+
+def test_a_view_from_above_shows_every_tile_equilateral_at_the_side_asked():
+    _, _, _, outlines = photographed(4, 25, 55, noise=0.0, gap=0.0)
+    fit = fit_board(outlines)
+    to_view, (width, height) = fit.view_from_above(36.0, 2.0, 1e9)
+    seen = project(to_view, fit.corners[fit.on_board].reshape(-1, 2)).reshape(-1, 3, 2)
+    assert np.linalg.norm(seen - np.roll(seen, 1, axis=1), axis=2) == pytest.approx(36.0, rel=1e-3)
+    # The board's outermost lattice points lie two sides in from the view's edges.
+    assert seen.reshape(-1, 2).min(0) == pytest.approx([72, 72], abs=1)
+    assert seen.reshape(-1, 2).max(0) == pytest.approx([width - 72, height - 72], abs=1)
+    # Asked for at most a quarter of the pixels, the view shows the tiles half as large.
+    _, (narrow, low) = fit.view_from_above(36.0, 2.0, width * height / 4)
+    assert (narrow, low) == pytest.approx((width / 2, height / 2), abs=1)
+
+
+def test_near_the_board_means_on_it_or_in_a_cell_sharing_an_edge_with_it():
+    _, _, _, outlines = photographed(6, 15, 50, noise=0.0)
+    fit = fit_board(outlines)
+    board = {cell for cell in fit.cells if cell is not None}
+    beside = {n for cell in board for n in edge_neighbours(cell)} - board
+    round_a_corner = {c for cell in board for point in cell_corners(cell) for c in cells_around(point)} - board - beside
+    assert beside and round_a_corner
+
+    def centres(cells):
+        plane = np.array([np.mean([point_xy(p) for p in cell_corners(cell)], axis=0) for cell in cells])
+        return project(fit.homography, plane)
+
+    assert fit.near_the_board(centres(board | beside)).all()
+    assert not fit.near_the_board(centres(round_a_corner)).any()
+    assert fit.near_the_board(np.zeros((0, 2))).shape == (0,)

@@ -621,7 +621,7 @@ def test_a_look_is_taken_for_too_close_when_it_reads_parts_of_tiles_or_tiles_too
     fit = fit_board(tile.corners[None].astype(float))
 
     def sight(tiles: int, unread: int, backs: int, side: float = 40.0) -> _Sight:
-        return _Sight(960, (tile,) * tiles, (outline,) * backs, (outline,) * unread, False, 6, side, fit)
+        return _Sight(960, (tile,) * tiles, (outline,) * backs, (outline,) * unread, False, 6, side, fit, fit.corners)
 
     assert not sight(24, 0, 7).too_close
     assert not sight(2, 0, 40).too_close  # the start of a game: a small board beside the pile

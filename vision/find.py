@@ -104,6 +104,24 @@ class TileFinder:
         core, scale = self.core_probability(image, working_scale(width, height, working_size))
         return FirstLook(outlines_from_cores(core, scale, self.core_growth), scale, working_size, core)
 
+    def look_through(self, image: np.ndarray, to_view: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+        """Outlines (photo pixels) of the tiles found in a view of the photo warped by ``to_view``
+        (a homography from photo pixels to the view's, ``size`` wide and high): a board seen at a
+        slant, warped to a view from straight above (``LatticeFit.view_from_above``). Where the
+        view would shrink the photo, the photo is first shrunk by area to about the view's scale,
+        so the warp skips over no detail."""
+        centre = np.array(size, np.float64) / 2
+        shrink = min(1.0, 1.0 / local_scales(np.linalg.inv(to_view), centre)[1])
+        photo = image if shrink == 1.0 else cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+        to_view = to_view @ np.diag([1 / shrink, 1 / shrink, 1.0])
+        view = cv2.warpPerspective(photo, to_view, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        core, _ = self.core_probability(view, 1.0)
+        outlines = outlines_from_cores(core, 1.0, self.core_growth)
+        if not len(outlines):
+            return outlines
+        in_photo = cv2.perspectiveTransform(outlines.reshape(-1, 1, 2), np.linalg.inv(to_view)) / shrink
+        return np.array([clockwise(triangle) for triangle in in_photo.reshape(-1, 3, 2)])
+
     def look_closer(self, image: np.ndarray, first: FirstLook, enlarge_to: float | None = None) -> np.ndarray:
         """The first look's outlines, or, when its tiles came out small and the photo has more
         pixels, those of a closer look at the part of the photo holding them (``closer_view``):
@@ -152,6 +170,16 @@ def seen_scale(shape: tuple[int, ...], first: FirstLook, enlarge_to: float | Non
     else the first look's."""
     view = closer_view(shape, first, enlarge_to)
     return first.scale if view is None else view[0]
+
+
+def local_scales(homography: np.ndarray, point: np.ndarray) -> np.ndarray:
+    """(2,) how much a homography stretches the plane at ``point`` (its Jacobian's singular
+    values, largest first): for the board's plane seen at a slant, the scale along the slant's
+    axis and the one across it, squashed."""
+    steps = np.array([point, point + (1e-3, 0), point + (0, 1e-3)], np.float64).reshape(-1, 1, 2)
+    mapped = cv2.perspectiveTransform(steps, homography)[:, 0]
+    jacobian = np.stack([mapped[1] - mapped[0], mapped[2] - mapped[0]], axis=1) / 1e-3
+    return np.linalg.svd(jacobian, compute_uv=False)
 
 
 def about_centre(polygons: np.ndarray, factor: float) -> np.ndarray:

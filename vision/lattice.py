@@ -34,7 +34,7 @@ from engine.lattice import (
     point_xy,
     points_up,
 )
-from vision.find import edge_lengths, median_side
+from vision.find import edge_lengths, local_scales, median_side
 
 CENTRE_OFFSET = 0.25  # a loose tile centred this close to a cell's centre (edge units) ...
 CENTRE_SIZE = 1.5  # ... and this close to a tile's size there (factor) lies in that cell
@@ -82,6 +82,41 @@ class LatticeFit:
         occupied = {c for c in self.cells if c is not None} | set(also_taken)
         cells = sorted({n for c in occupied for n in edge_neighbours(c)} - occupied)
         return cells, self.triangles(cells)
+
+    def _board_extent(self) -> tuple[np.ndarray, np.ndarray]:
+        """The lowest and highest plane x and y (edge units) of the board's lattice points."""
+        xy = np.array([point_xy(point) for cell in self.cells if cell is not None for point in cell_corners(cell)])
+        return xy.min(0), xy.max(0)
+
+    def foreshortening(self) -> float:
+        """How much the camera's slant squashes the board in the photo, at its middle: the
+        plane's scale across the slant over its scale along it (1 seen from straight above,
+        about 0.7 at 45 degrees off vertical). 1 without a plane."""
+        if self.homography is None or not self.on_board.any():
+            return 1.0
+        largest, smallest = local_scales(self.homography, np.mean(self._board_extent(), axis=0))
+        return float(smallest / largest)
+
+    def view_from_above(self, side: float, margin: float, most_pixels: float) -> tuple[np.ndarray, tuple[int, int]]:
+        """The homography from photo pixels to a view of the board from straight above, and the
+        view's size: the board and ``margin`` tile sides around it, ``side`` pixels a tile side
+        (fewer where that would take more than ``most_pixels``). Needs the board's plane."""
+        low, high = self._board_extent()
+        low, high = low - margin, high + margin
+        side = min(side, float(np.sqrt(most_pixels / np.prod(high - low))))
+        from_plane = np.array([[side, 0, -side * low[0]], [0, side, -side * low[1]], [0, 0, 1]])
+        width, height = np.maximum(8, np.round((high - low) * side)).astype(int)
+        return from_plane @ np.linalg.inv(self.homography), (int(width), int(height))
+
+    def near_the_board(self, points: np.ndarray, reach: float = 0.7) -> np.ndarray:
+        """(N,) whether each photo point lies, in the plane, within ``reach`` tile sides of the
+        centre of a board tile: by default, on the board or in a cell sharing an edge with it,
+        whose centre lies 0.58 from its neighbour's (the next cells round a corner lie 1.0 and
+        more away). Needs the board's plane."""
+        centres = np.array([_cell_centre(cell) for cell in self.cells if cell is not None]).reshape(-1, 2)
+        points = np.asarray(points, np.float64).reshape(-1, 1, 2)
+        plane = cv2.perspectiveTransform(points, np.linalg.inv(self.homography))[:, 0] if len(points) else points[:, 0]
+        return (np.linalg.norm(plane[:, None] - centres[None], axis=2) < reach).any(1)
 
     def triangles(self, cells: Iterable[Cell]) -> np.ndarray:
         """(N, 3, 2) where each cell's corners lie in the photo, in cell order (``where``)."""

@@ -54,6 +54,7 @@ from vision.crops import corner_crops, greyed
 from vision.decode import UNSURE_BELOW, decode_in_either_set, place_known
 from vision.find import (
     DEFAULT_FINDER,
+    SECOND_LOOK_COST,
     ZOOM_TO_SIDE,
     FirstLook,
     TileFinder,
@@ -103,6 +104,9 @@ KNOWN_LOOSE_WITHIN = 1.5  # a loose tile read as a known one joins its cell when
 GLUED_MISFIT = 0.3  # ... and a loose tile whose corners lie this close (sides) to a cell beside it joins too
 DECIDING_CORNERS = 60  # the board's first corners, read both in colour and greyed to choose how to read it ...
 GREY_FROM_SIDE = 35.0  # ... where its tiles are this large (photo pixels): smaller, the choice is noise
+FROM_ABOVE_BELOW = 0.8  # a board the camera's slant squashes more than this (37 degrees off vertical) ...
+FROM_ABOVE_MARGIN = 2.0  # ... is looked at from straight above with this many tile sides around it; a tile only
+FROM_ABOVE_SIZE = 1.3  # ... that look finds must be a tile's size there within this factor
 
 
 @dataclass(frozen=True)
@@ -117,10 +121,12 @@ class _Sight:
     max_number: int
     tile_side: float  # the median side of the tiles read, in pixels of the photo as shrunk (0: none)
     fit: LatticeFit  # the lattice fitted to the outlines this look read
+    outlines: np.ndarray  # the finder's outlines this look read (photo pixels)
     knows_the_board: bool = False  # a known board was matched to the tiles read and expected there
     scale: float = 1.0  # the photo as shrunk for this look, over the photo
     read_surely: float = 1.0  # how surely the classifier read the corners of the tiles read (``_read_surely``)
     greyed: bool = False  # the corners were read with their colour taken away (``read_colour_or_grey``)
+    from_above: bool = False  # the board was looked at in a view from straight above (``Reader._from_above``)
 
     @property
     def photo_tile_side(self) -> float:
@@ -234,6 +240,9 @@ class Reader:
             nearer = self.finder.first_look(image, NEARER_WORKING_SIZE)
             sights.append(self._see(image, rules, nearer, lap, game))
         sight = _best_look(sights)
+        from_above = self._from_above(image, rules, first_look, sight, lap, game)
+        if from_above is not None and _best_look([sight, from_above]) is from_above:
+            sight = from_above
         tiles, unread, max_number = sight.tiles, sight.unread, sight.max_number
         face_down = _backs_from_farther(sight, sights[1:])
         rules_used = replace(rules, max_number=max_number)
@@ -249,7 +258,9 @@ class Reader:
         ]
         if unread:
             notes.append(f"{len(unread)} loose tiles could not be read (table patterns, backs or tiles too small)")
-        if sight.working_size < first.working_size:
+        if sight.from_above:
+            notes.append("the board is seen at a slant: its tiles were found in a view of it from straight above")
+        elif sight.working_size < first.working_size:
             notes.append(f"the tiles are large (a close-up): found with the photo shrunk to {sight.working_size} px")
         elif sight.working_size > first.working_size:
             notes.append(
@@ -287,6 +298,58 @@ class Reader:
         timing["total"] = (time.perf_counter() - start) * 1000
         height, width = image.shape[:2]
         return Reading(path, width, height, tiles, face_down, unread, violations, last, timing, tuple(notes))
+
+    def _from_above(
+        self,
+        image: np.ndarray,
+        rules: Rules,
+        first_look: FirstLook,
+        sight: _Sight,
+        lap: Callable[[str], None],
+        known: _Known | None,
+    ) -> _Sight | None:
+        """The board of ``sight`` looked at again in a view from straight above, when the camera's
+        slant squashes it (``FROM_ABOVE_BELOW``) and it is large enough to show its plane
+        (``shows_its_plane``); None otherwise. Seen steeply, small tiles' cores run together
+        across the seams and the finder misses or merges them; warped by the board's plane into
+        a view from above (``LatticeFit.view_from_above``), every tile there is an equilateral
+        triangle ``ENLARGED_TILE_SIDE`` pixels a side, the shape and size the finder finds best.
+        The view covers the board and ``FROM_ABOVE_MARGIN`` tile sides around it, at no more
+        pixels than the closer look (``SECOND_LOOK_COST`` times the first look's); what it finds
+        on the board and in the cells beside it is read with the sight's own outlines elsewhere
+        (loose tiles, the pile). The look that joins more tiles into the board wins."""
+        fit = sight.fit
+        if not shows_its_plane(fit) or fit.foreshortening() > FROM_ABOVE_BELOW:
+            return None
+        height, width = image.shape[:2]
+        most_pixels = SECOND_LOOK_COST * width * height * first_look.scale**2
+        to_view, size = fit.view_from_above(ENLARGED_TILE_SIDE, FROM_ABOVE_MARGIN, most_pixels)
+        found = self.finder.look_through(image, to_view, size)
+        found = found[fit.near_the_board(found.mean(1))]
+        # Seen from above, a hole in the board (the table between tiles, or the side faces of the
+        # tiles around it) or a piece of one can look like a tile too, and its corners show its
+        # neighbours' numbers: an outline that lies on no tile the sight read must be a tile's
+        # size where the plane puts it, show a face the colour of the board's, and lie where the
+        # first look marked a tile's core (the cores it ran together).
+        read = _outlines_of(sight.tiles)
+        new = np.flatnonzero(~inside(found.mean(1), read).any(1))
+        if len(new):
+            sized = about_the_size(found[new], fit.sides_at(found[new].mean(1)), FROM_ABOVE_SIZE)
+            faced = faced_like_the_board(found[new], read, image)
+            cored = first_look.core_at(found[new]) > MISSED_CORE_ABOVE
+            found = np.delete(found, new[~(sized & faced & cored)], axis=0)
+        lap("find")
+        board = _outlines_of([t for t in sight.tiles if t.cell is not None])
+        holding = inside(found.mean(1), board)  # (found, board tiles)
+        if len(found) == len(board) and (holding.sum(0) == 1).all() and (holding.sum(1) == 1).all():
+            return None  # the view shows the tiles the board has, one outline each: nothing to read again
+        # The sight's own outlines stand where the view found nothing: away from the board and
+        # from every outline the view found (a sliver across a seam beside the board's part
+        # that the sight had missed).
+        own = sight.outlines
+        overlapping = inside(own.mean(1), found).any(1) | inside(found.mean(1), own).any(0)
+        outlines = np.concatenate([found, own[~fit.near_the_board(own.mean(1)) & ~overlapping]])
+        return replace(self._read_outlines(image, outlines, rules, first_look, lap, known), from_above=True)
 
     def _see(
         self,
@@ -336,6 +399,7 @@ class Reader:
         decode; with a ``known`` board matched to the tiles read, decode again expecting its
         tiles. Outlines the board's plane finds the wrong size to read are classified only as
         backs (``back_sized``)."""
+        finder_outlines = outlines
         fit = fit_board(outlines)
         sized = sized_like_the_board(outlines, fit)
         set_aside = outlines[~sized]
@@ -412,6 +476,7 @@ class Reader:
             max_number,
             tile_side,
             fit,
+            finder_outlines,
             knows_the_board=bool(expected),
             scale=first_look.scale,
             read_surely=read_surely,
