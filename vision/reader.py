@@ -319,7 +319,7 @@ class Reader:
         on the board and in the cells beside it is read with the sight's own outlines elsewhere
         (loose tiles, the pile). The look that joins more tiles into the board wins."""
         fit = sight.fit
-        if not shows_its_plane(fit) or fit.foreshortening() > FROM_ABOVE_BELOW:
+        if fit.homography is None or not shows_its_plane(fit) or fit.foreshortening() > FROM_ABOVE_BELOW:
             return None
         height, width = image.shape[:2]
         most_pixels = SECOND_LOOK_COST * width * height * first_look.scale**2
