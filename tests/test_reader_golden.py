@@ -532,11 +532,15 @@ def test_a_steep_board_is_looked_at_from_above(reader, monkeypatch):
     assert row["found"] == 23 and row["wrong_corners"] > 0
 
 
-def test_the_finder_looking_from_above_outlines_the_tiles_where_they_lie(reader):
+@pytest.mark.parametrize("enlarged", [1, 3])
+def test_the_finder_looking_from_above_outlines_the_tiles_where_they_lie(reader, enlarged):
     # The same photo, its board's plane fitted to the true outlines: every tile the finder
-    # outlines in the view from above comes back to the photo on a true tile, all 26 of them.
+    # outlines in the view from above comes back to the photo on a true tile, all 26 of them;
+    # also with the photo enlarged three times, where the view shrinks it (from a copy shrunk
+    # by area first).
     image, truth = _fixture("steep_board_on_a_patterned_cloth")
-    true = np.array([[[c["x"], c["y"]] for c in tile["corners"]] for tile in truth["tiles"]])
+    image = cv2.resize(image, None, fx=enlarged, fy=enlarged, interpolation=cv2.INTER_LINEAR)
+    true = np.array([[[c["x"], c["y"]] for c in tile["corners"]] for tile in truth["tiles"]]) * enlarged
     fit = fit_board(true)
     assert fit.foreshortening() < 0.8
     to_view, size = fit.view_from_above(36.0, 2.0, 2 * 960 * 720)
