@@ -92,7 +92,7 @@ class LatticeFit:
         """How much the camera's slant squashes the board in the photo, at its middle: the
         plane's scale across the slant over its scale along it (1 seen from straight above,
         about 0.7 at 45 degrees off vertical). 1 without a plane."""
-        if self.homography is None or not self.on_board.any():
+        if self.homography is None:  # fitted to the board's tiles, so there is a board wherever there is a plane
             return 1.0
         largest, smallest = local_scales(self.homography, np.mean(self._board_extent(), axis=0))
         return float(smallest / largest)

@@ -347,8 +347,8 @@ class Reader:
         # from every outline the view found (a sliver across a seam beside the board's part
         # that the sight had missed).
         own = sight.outlines
-        overlapping = inside(own.mean(1), found).any(1) | inside(found.mean(1), own).any(0)
-        outlines = np.concatenate([found, own[~fit.near_the_board(own.mean(1)) & ~overlapping]])
+        apart = ~fit.near_the_board(own.mean(1)) & ~_overlapping(own, found).any(1)
+        outlines = np.concatenate([found, own[apart]])
         return replace(self._read_outlines(image, outlines, rules, first_look, lap, known), from_above=True)
 
     def _see(
@@ -649,9 +649,14 @@ def _a_found_tile_across(cells: np.ndarray, outlines: np.ndarray) -> np.ndarray:
     """(N,) whether each of the (N, 3, 2) cells overlaps an outline found of about its size
     (``ONE_TILE_SIZE``): a loose tile lying across cells beside the board, whose core is no
     missed tile. A larger outline is the finder's cores of several tiles run together."""
-    overlap = inside(cells.mean(1), outlines) | inside(outlines.mean(1), cells).T
     ratio = edge_lengths(outlines).mean(1)[None] / edge_lengths(cells).mean(1)[:, None]
-    return (overlap & (np.abs(np.log(ratio)) < np.log(ONE_TILE_SIZE))).any(1)
+    return (_overlapping(cells, outlines) & (np.abs(np.log(ratio)) < np.log(ONE_TILE_SIZE))).any(1)
+
+
+def _overlapping(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(A, B) whether each of the (A, 3, 2) triangles overlaps each of the (B, 3, 2): the centre
+    of either lies inside the other."""
+    return inside(a.mean(1), b) | inside(b.mean(1), a).T
 
 
 def _looks_small(shape: tuple[int, ...], first: _Sight, first_look: FirstLook) -> bool:
