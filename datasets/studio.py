@@ -292,6 +292,14 @@ def with_warmth(scene: Scene, warmth: float) -> Scene:
     return replace(scene, options={**scene.options, "gain": gain.tolist()})
 
 
+def before_the_game(scene: Scene, pile: bool = True) -> Scene:
+    """The same table before a game: no board, no tile face up, no rack; the face-down ``pile``
+    stays, or goes too (a bare table: a photo with no tiles). Cloth, clutter, light and camera
+    stay the seed's, so the reader meets the table's prints without tiles to go by."""
+    tiles = [t for t in scene.tiles if pile and t.numbers is None]
+    return replace(scene, tiles=tiles, board=Board(()), options={**scene.options, "rack": False})
+
+
 def closer(scene: Scene, factor: float) -> Scene:
     """The middle of the view, zoomed ``factor`` times (a longer lens, the same pixels): a
     close-up whose tiles come out ``factor`` times larger; tiles at the edges leave the frame."""

@@ -273,6 +273,8 @@ def _datasets(args: argparse.Namespace) -> int:
         for seed in progress(seeds, len(seeds), "sequences"):
             make.make_sequence(seed, out, args.styles, args.still_frames, args.max_events, args.rounds)
         return 0
+    if args.only and args.pairs:
+        raise InputError("--only renders the table before the game, which has no 'before' photo: drop --pairs")
     jobs = [
         make.RenderJob(
             s,
@@ -283,6 +285,7 @@ def _datasets(args: argparse.Namespace) -> int:
             closer=args.closer,
             other_editions=args.other_editions,
             warmth=args.warmth,
+            only=args.only,
         )
         for s in seeds
     ]
@@ -545,6 +548,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=0.0,
         metavar="T",
         help="render: light the camera did not balance, red against blue e^2T times (0.35: a warm lamp, twice)",
+    )
+    data.add_argument(
+        "--only",
+        choices=["pile", "table"],
+        help="render: the table before the game: only the face-down pile, or only the table (photos with no tiles)",
     )
     _other_editions_argument(
         data,

@@ -300,6 +300,19 @@ def test_backs_far_from_a_small_board_are_sized_by_its_tiles(reader):
     assert (row["face_down"], row["face_down_found"], row["face_down_extra"]) == (3, 3, 0)
 
 
+def test_a_pile_before_the_game_goes_by_its_own_backs(reader):
+    # A studio test scene (2000184, 800x600) before the game: only its eleven wooden backs, about
+    # 34 pixels a side, on a cloth printed with triangles of many sizes and colours
+    # (``triominoes datasets render --only pile --split test --seed 184 --n 1``). With no tile face
+    # up to size the backs by, nine prints passed for backs too; the pile's backs are one size
+    # and one colour, so the backs now go by each other.
+    image, truth = _fixture("pile_before_the_game")
+    reading = reader.read(image)
+    row = compare(truth, reading.to_dict())
+    assert reading.tiles == ()
+    assert (row["face_down"], row["face_down_found"], row["face_down_extra"]) == (11, 11, 0)
+
+
 def test_tiles_the_board_tiles_size_are_read_where_a_small_boards_plane_runs_wild(reader, monkeypatch):
     # A studio test photo (2000206, 640x480: black tiles about 37 pixels a side on a checked
     # cloth, an arm across the board). The plane fitted to the 12 tiles joined left of the arm

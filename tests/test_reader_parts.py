@@ -52,7 +52,7 @@ from vision.reader import (
     seen_small,
 )
 from vision.records import ReadTile
-from vision.sizes import back_sized, sized_like_the_board
+from vision.sizes import back_sized, commonest_side, sized_like_the_board
 
 ANGLES = -np.pi / 2 + np.array([0, 2 * np.pi / 3, 4 * np.pi / 3])
 
@@ -412,6 +412,20 @@ def test_backs_and_unread_outlines_must_look_like_tiles_beside_the_tiles_read():
     assert like_the_read_tiles(few_backs, loose[:0], lone_fit) == few_backs  # nothing read: nothing to go by
 
 
+def test_with_no_tile_read_backs_go_by_the_size_most_of_them_share():
+    # A pile before the game, no tile face up: five backs of about 40 pixels among more prints of
+    # the cloth cut into triangles, of many sizes. The median of them all would be the prints'.
+    pile = [_triangle((100 + 60 * k, 100), side, 0.3 * k) for k, side in enumerate([40, 42, 38, 41, 39])]
+    prints = [_triangle((100 + 70 * k, 300), side, 0.5) for k, side in enumerate([9, 13, 19, 70, 105, 150, 6])]
+    outlines = tuple(pile + prints)
+    assert commonest_side(np.array(outlines)) == pytest.approx(40, abs=1)
+    fit = fit_lattice(np.array(outlines))
+    kept = like_the_read_tiles(outlines, np.zeros((0, 3, 2)), fit)
+    assert [any(k is b for k in kept) for b in outlines] == [True] * len(pile) + [False] * len(prints)
+    # Two outlines are no pile to go by: both stay.
+    assert like_the_read_tiles((pile[0], prints[4]), np.zeros((0, 3, 2)), fit) == (pile[0], prints[4])
+
+
 def test_tiles_and_backs_the_board_tiles_size_are_kept_whatever_its_plane_says_far_away():
     # A plane misfitted to a few rough corners: it sizes the board's own tiles about right but
     # shrinks tiles fast towards the photo's top. A back there, the board tiles' size, is kept,
@@ -667,6 +681,16 @@ def test_backs_must_have_the_colour_of_the_tiles_read():
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     kept = coloured_like((ivory_back, green_dot), read, grey, room=54)
     assert len(kept) == 1 and np.array_equal(kept[0], ivory_back)
+
+
+def test_with_no_tile_read_backs_go_by_the_colour_most_of_them_show():
+    # Three ivory backs and a green dot, no tile read: the dot is not the pile's colour. With
+    # one back beside the dot there is nothing to go by.
+    image, ivory, ivory_back, green_dot = _ivory_tiles_on_cloth((40, 110, 30))
+    backs = (ivory[0], green_dot, ivory[1], ivory_back)
+    kept = coloured_like(backs, np.zeros((0, 3, 2)), image, room=56)
+    assert [any(k is b for k in kept) for b in backs] == [True, False, True, True]
+    assert len(coloured_like((ivory_back, green_dot), np.zeros((0, 3, 2)), image, room=56)) == 2
 
 
 def test_backs_must_be_about_as_light_as_the_tiles_read():

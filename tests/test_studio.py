@@ -13,7 +13,7 @@ from datasets import faces, fonts
 from datasets.faces import FACE_CORNERS, LIGHT_FACE, PIP_LAYOUTS, STYLES, WHITE_FACE, another_edition, draw_face
 from datasets.fonts import FONT_NAMES, MissingFonts, font_files
 from datasets.make import NO_NUMBER, SPLITS, RenderJob, crops_for_seed, make_image, make_sequence
-from datasets.studio import closer, render, sample_scene, with_more_pixels, with_warmth
+from datasets.studio import before_the_game, closer, render, sample_scene, with_more_pixels, with_warmth
 from engine.board import Board
 from engine.rules import get_rules
 from engine.scoring import judge_last
@@ -265,6 +265,8 @@ def test_sequence_frames_video_and_events(tmp_path):
         ["datasets", "render", "--out", "X", "--more-pixels", "9"],
         ["datasets", "render", "--out", "X", "--closer", "0.5"],
         ["datasets", "render", "--out", "X", "--other-editions", "1.5"],
+        ["datasets", "render", "--out", "X", "--only", "pile", "--pairs"],
+        ["datasets", "render", "--out", "X", "--only", "board"],
         ["benchmark", "classifier", "--other-editions", "-1"],
         ["datasets", "render", "--out", "X", "--sequence", "--rounds", "0"],
         ["datasets", "render", "--out", "X", "--sequence", "--still-frames", "-1"],
@@ -348,3 +350,12 @@ def test_closer_zooms_into_the_middle_and_hides_the_corners_it_cuts_off():
     outside = [hidden for x, y, hidden in spots if not (0 <= x < 640 and 0 <= y < 480)]
     assert outside and all(outside)  # a number outside the photo cannot be read
     assert any(not hidden for *_, hidden in spots)
+
+
+def test_the_table_before_the_game_shows_the_pile_or_nothing():
+    scene = sample_scene(8)  # a game with eleven tiles face down beside it
+    pile = render(before_the_game(scene)).truth
+    assert pile["tiles"] == [] and len(pile["face_down"]) == sum(t.numbers is None for t in scene.tiles) == 11
+    assert pile["face_down"] == render(scene).truth["face_down"]  # the same backs, where they lay
+    bare = render(before_the_game(scene, pile=False))
+    assert bare.truth["tiles"] == [] and bare.truth["face_down"] == [] and not bare.mask.any()

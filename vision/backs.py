@@ -12,7 +12,14 @@ from models.classes import NO_NUMBER
 from vision.crops import to_colour, windows_around
 from vision.find import about_centre, edge_lengths, inside
 from vision.lattice import LatticeFit
-from vision.sizes import BACK_SIZE_TOLERANCE, SIZING_READ_TILES, about_the_size, back_sides
+from vision.sizes import (
+    BACK_SIZE_TOLERANCE,
+    SIZED_AMONG_THEMSELVES,
+    SIZING_READ_TILES,
+    about_the_size,
+    back_sides,
+    commonest_side,
+)
 
 FACE_DOWN_BELOW = 0.35  # a tile whose corners look this unlike any number is a blank back
 SHOWS_A_MARK = 0.5  # a loose tile none of whose corners shows 1 or more this surely shows no mark
@@ -84,7 +91,8 @@ def like_the_read_tiles(outlines: tuple[np.ndarray, ...], read: np.ndarray, fit:
     """The outlines (backs, unread tiles) that could be tiles beside the tiles read: not centred
     inside a read tile (a fragment of it: tiles lie side by side, not on top of each other) and
     close to a tile's size there (``back_sides``; a set's tiles are one size, table patterns cut
-    into triangles mostly are not). Nothing is read from these outlines, so the size check is
+    into triangles mostly are not; with no tile read and no board, the size most of the outlines
+    share: ``commonest_side``). Nothing is read from these outlines, so the size check is
     tighter than the one that decides which outlines are read at all. Outlines overlapping one
     another are one tile: only one of them is kept."""
     if not outlines:
@@ -93,6 +101,8 @@ def like_the_read_tiles(outlines: tuple[np.ndarray, ...], read: np.ndarray, fit:
     centres = candidates.mean(1)
     keep = ~inside(centres, read).any(1)
     expected = back_sides(candidates, fit, read)
+    if expected is None and len(candidates) >= SIZED_AMONG_THEMSELVES:
+        expected = commonest_side(candidates)  # no tile read to go by: the backs go by each other
     if expected is not None:
         keep &= about_the_size(candidates, expected, BACK_SIZE_TOLERANCE)
     # One outline per tile: of outlines overlapping one another (a back's grain or glare can
@@ -113,17 +123,24 @@ def coloured_like(
 ) -> tuple[np.ndarray, ...]:
     """The backs whose colour is the tiles' own: a back is the underside of a tile of the set,
     the same plastic or wood as the faces read (their median colour, when ``SIZING_READ_TILES``
-    are read). Patches of a patterned cloth that the finder took for tiles and that read as
-    blank mostly are not. Colour is compared by its hue and saturation (CIE a*b*), which the
-    light changes less than brightness, and, more loosely, by its lightness (CIE L*: glare, shade
-    and the faces' own numbers move it some, but a black set's back is never a pale print on the
-    cloth, nor an ivory one a dark spot; in a grey photo it is all there is to go by). The set
-    holds ``room`` more tiles at most, so of more backs than that only the ``room`` closest in
-    colour stay (a checked cloth's light squares, a few a*b* units off ivory, can outnumber the
-    pile many times over)."""
-    if not backs or len(read) < SIZING_READ_TILES:
+    are read; else, with ``SIZED_AMONG_THEMSELVES`` backs or more, the backs' own median colour:
+    a pile's backs are one colour). Patches of a patterned cloth that the finder took for tiles
+    and that read as blank mostly are not. Colour is compared by its hue and saturation (CIE
+    a*b*), which the light changes less than brightness, and, more loosely, by its lightness (CIE
+    L*: glare, shade and the faces' own numbers move it some, but a black set's back is never a
+    pale print on the cloth, nor an ivory one a dark spot; in a grey photo it is all there is to
+    go by). The set holds ``room`` more tiles at most, so of more backs than that only the
+    ``room`` closest in colour stay (a checked cloth's light squares, a few a*b* units off ivory,
+    can outnumber the pile many times over)."""
+    if not backs:
         return backs
-    lightness, distance = _colour_off(image, read, np.array(backs))
+    if len(read) >= SIZING_READ_TILES:
+        reference = read
+    elif len(backs) >= SIZED_AMONG_THEMSELVES:
+        reference = np.array(backs)  # no tiles read to go by: the backs go by each other
+    else:
+        return backs
+    lightness, distance = _colour_off(image, reference, np.array(backs))
     alike = ~(lightness > BACK_LIGHTNESS_TOLERANCE) & ~(distance > BACK_COLOUR_TOLERANCE)
     candidates = np.flatnonzero(alike)  # NaN (outside the photo) stays, and comes last
     closest = candidates[np.argsort(distance[candidates], kind="stable")][: max(room, 0)]

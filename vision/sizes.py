@@ -13,6 +13,7 @@ SIZE_TOLERANCE = 2.0  # a tile away from the board may look this much smaller or
 AS_LARGE_AS_THE_BOARDS = 1.25  # ... and one within this factor of the board's median tile is one, whatever the plane
 SIZING_BOARD = 6  # joined tiles needed before the board's plane sizes the other tiles
 SIZING_READ_TILES = 2  # else, tiles read needed before their size sizes backs and unread outlines
+SIZED_AMONG_THEMSELVES = 3  # else, backs (or unread outlines) needed before the size most share sizes them
 BACK_SIZE_TOLERANCE = 1.5  # a back or unread outline may look this much smaller or larger than expected
 
 
@@ -59,6 +60,17 @@ def back_sides(outlines: np.ndarray, fit: LatticeFit, read: np.ndarray) -> np.nd
     if len(read) >= SIZING_READ_TILES:
         return float(np.median(edge_lengths(read).mean(1)))
     return None
+
+
+def commonest_side(outlines: np.ndarray) -> float:
+    """The side most of the outlines share: the median side of the largest group within
+    ``BACK_SIZE_TOLERANCE`` of one of them. With no tile read to go by (a pile of backs before the
+    game, an empty table), the backs go by each other: a pile's backs are one size, the prints
+    of a cloth cut into triangles mostly are not, even where they outnumber the pile (a median
+    of them all would then be theirs)."""
+    sides = edge_lengths(outlines).mean(1)
+    alike = np.abs(np.log(sides[:, None] / sides[None])) < np.log(BACK_SIZE_TOLERANCE)
+    return float(np.median(sides[alike[int(np.argmax(alike.sum(1)))]]))
 
 
 def board_sides(outlines: np.ndarray, fit: LatticeFit) -> np.ndarray | None:
