@@ -352,10 +352,12 @@ def test_closer_zooms_into_the_middle_and_hides_the_corners_it_cuts_off():
     assert any(not hidden for *_, hidden in spots)
 
 
-def test_the_table_before_the_game_shows_the_pile_or_nothing():
+def test_the_table_before_the_game_shows_the_pile_or_nothing(tmp_path):
     scene = sample_scene(8)  # a game with eleven tiles face down beside it
     pile = render(before_the_game(scene)).truth
     assert pile["tiles"] == [] and len(pile["face_down"]) == sum(t.numbers is None for t in scene.tiles) == 11
     assert pile["face_down"] == render(scene).truth["face_down"]  # the same backs, where they lay
     bare = render(before_the_game(scene, pile=False))
     assert bare.truth["tiles"] == [] and bare.truth["face_down"] == [] and not bare.mask.any()
+    make_image(RenderJob(8, only="pile"), tmp_path)  # as `datasets render --only pile` writes it
+    assert json.loads((tmp_path / "0000008.json").read_text())["face_down"] == pile["face_down"]
