@@ -137,10 +137,10 @@ def coloured_like(
     if len(read) >= SIZING_READ_TILES:
         reference = read
     elif len(backs) >= SIZED_AMONG_THEMSELVES:
-        reference = np.array(backs)  # no tiles read to go by: the backs go by each other
+        reference = None  # no tiles read to go by: the backs go by each other
     else:
         return backs
-    lightness, distance = _colour_off(image, reference, np.array(backs))
+    lightness, distance = _colour_off(image, np.array(backs), reference)
     alike = ~(lightness > BACK_LIGHTNESS_TOLERANCE) & ~(distance > BACK_COLOUR_TOLERANCE)
     candidates = np.flatnonzero(alike)  # NaN (outside the photo) stays, and comes last
     closest = candidates[np.argsort(distance[candidates], kind="stable")][: max(room, 0)]
@@ -159,16 +159,19 @@ def faced_like_the_board(triangles: np.ndarray, board: np.ndarray, image: np.nda
     every triangle stays."""
     if not len(triangles) or len(board) < SIZING_READ_TILES:
         return np.ones(len(triangles), bool)
-    lightness, distance = _colour_off(image, board, triangles)
+    lightness, distance = _colour_off(image, triangles, board)
     return ~(lightness > FACE_LIGHTNESS_TOLERANCE) & ~(distance > FACE_COLOUR_TOLERANCE)  # NaN stays
 
 
-def _colour_off(image: np.ndarray, reference: np.ndarray, triangles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _colour_off(
+    image: np.ndarray, triangles: np.ndarray, reference: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray]:
     """How far each of the (N, 3, 2) ``triangles``' middles lies in colour from the median of the
-    ``reference`` triangles' (tiles read): (N,) the difference in lightness (CIE L*) and the
-    distance in hue and saturation (CIE a*b*); NaN for a triangle outside the photo."""
-    colours = lab_colours(image, np.concatenate([reference, triangles]))
-    off = colours[len(reference) :] - np.nanmedian(colours[: len(reference)], axis=0)
+    ``reference`` triangles' (tiles read; None: the triangles' own, each measured once): (N,) the
+    difference in lightness (CIE L*) and the distance in hue and saturation (CIE a*b*); NaN for a
+    triangle outside the photo."""
+    colours = lab_colours(image, triangles if reference is None else np.concatenate([triangles, reference]))
+    off = colours[: len(triangles)] - np.nanmedian(colours if reference is None else colours[len(triangles) :], axis=0)
     return np.abs(off[:, 0]), np.linalg.norm(off[:, 1:], axis=1)
 
 
