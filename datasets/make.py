@@ -238,20 +238,29 @@ DATA = Path("data")
 
 
 def load_crops(
-    split: str, images: int, report=None, large_set: float = LARGE_SET_SHARE, other_editions: float = 0.0
+    split: str,
+    images: int,
+    report=None,
+    large_set: float = LARGE_SET_SHARE,
+    other_editions: float = 0.0,
+    warmth: float = 0.0,
 ) -> dict[str, np.ndarray]:
     """Crops of the first ``images`` seeds of ``split``, rendered once and cached in data/
     (the same file ``triominoes datasets crops`` writes); ``large_set`` is the chance of a
     scene with the 0..6 set (the studio's own share unless asked), ``other_editions`` the chance
-    of a set in another edition's layout."""
+    of a set in another edition's layout, ``warmth`` a light the camera did not balance
+    (``studio.with_warmth``) in every photo."""
     share = "" if large_set == LARGE_SET_SHARE else f"_large{large_set:g}"
     share += f"_editions{other_editions:g}" if other_editions else ""
+    share += f"_warmth{warmth:g}" if warmth else ""
     path = DATA / f"crops_{split}_0_{images}{share}_bgr{CROP_PX}.npz"
     if path.is_file():
         with np.load(path) as stored:
             return {k: stored[k] for k in ("crops", "labels", "styles", "side_px") if k in stored}
     first = SPLITS[split]
-    jobs = [RenderJob(first + k, large_set=large_set, other_editions=other_editions) for k in range(images)]
+    jobs = [
+        RenderJob(first + k, large_set=large_set, other_editions=other_editions, warmth=warmth) for k in range(images)
+    ]
     results = run_jobs(crops_for_seed, jobs)
     parts = list(report(results, len(jobs), f"crops {split}") if report else results)
     data = crop_arrays(parts)

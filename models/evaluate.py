@@ -40,9 +40,9 @@ def blank_pip_misreads(predicted: np.ndarray, labels: np.ndarray, styles: np.nda
     return int((swapped & np.isin(styles, pip_styles)).sum())
 
 
-def evaluate(model: str | Path, images: int, report=None, other_editions: float = 0.0) -> dict:
+def evaluate(model: str | Path, images: int, report=None, other_editions: float = 0.0, warmth: float = 0.0) -> dict:
     classifier = CornerClassifier(model)  # first: a missing model fails before the crops are rendered
-    data = load_crops("test", images, report, other_editions=other_editions)
+    data = load_crops("test", images, report, other_editions=other_editions, warmth=warmth)
     probabilities = np.concatenate(
         [classifier.predict(data["crops"][i : i + 4096]) for i in range(0, len(data["crops"]), 4096)]
     )
@@ -56,11 +56,17 @@ def evaluate(model: str | Path, images: int, report=None, other_editions: float 
 
 
 def main(
-    model: str | Path, images: int, confusion_png: str | None = None, report=None, other_editions: float = 0.0
+    model: str | Path,
+    images: int,
+    confusion_png: str | None = None,
+    report=None,
+    other_editions: float = 0.0,
+    warmth: float = 0.0,
 ) -> None:
-    figures = evaluate(model, images, report, other_editions)
+    figures = evaluate(model, images, report, other_editions, warmth)
     editions = f", {other_editions:.0%} of the sets in another edition's layout" if other_editions else ""
-    print(f"test split: {images} photos{editions}, {figures['crops']} corner crops")
+    light = f", light the camera did not balance (warmth {warmth:+g})" if warmth else ""
+    print(f"test split: {images} photos{editions}{light}, {figures['crops']} corner crops")
     print(f"accuracy {figures['accuracy']:.4%}, expected calibration error {figures['ece']:.4f}")
     blank = figures["blank_pip_misreads"]
     print(

@@ -202,6 +202,16 @@ def _other_editions_argument(parser: argparse.ArgumentParser, help_text: str) ->
     parser.add_argument("--other-editions", type=_between(0.0, 1.0), default=0.0, metavar="SHARE", help=help_text)
 
 
+def _warmth_argument(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument(
+        "--warmth",
+        type=_between(-1.0, 1.0),
+        default=0.0,
+        metavar="T",
+        help=what + "light the camera did not balance, red against blue e^2T times (0.35: a warm lamp, twice)",
+    )
+
+
 def _between(least: float, most: float, kind: type = float) -> Callable[[str], float | int]:
     """An argument type for a number (a ``kind``: float, or int for counts) from ``least`` to ``most``."""
 
@@ -362,6 +372,7 @@ def _benchmark(args: argparse.Namespace) -> int:
                 args.confusion,
                 report=progress,
                 other_editions=args.other_editions,
+                warmth=args.warmth,
             )
         except FileNotFoundError as error:
             raise InputError(str(error)) from None
@@ -542,13 +553,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="F",
         help="render: close-ups, the middle of each view zoomed F times (tiles F times larger, the same pixels)",
     )
-    data.add_argument(
-        "--warmth",
-        type=_between(-1.0, 1.0),
-        default=0.0,
-        metavar="T",
-        help="render: light the camera did not balance, red against blue e^2T times (0.35: a warm lamp, twice)",
-    )
+    _warmth_argument(data, "render: ")
     data.add_argument(
         "--only",
         choices=["pile", "table"],
@@ -611,6 +616,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--confusion", metavar="OUT.png", help="classifier: also draw the confusion matrix")
     _other_editions_argument(bench, "classifier: this share of the test sets in another edition's layout")
+    _warmth_argument(bench, "classifier: every test photo in ")
     bench.add_argument(
         "--seconds",
         type=_between(0.1, 3600.0),

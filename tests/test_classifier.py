@@ -139,3 +139,27 @@ def test_the_classifier_benchmark_runs_from_any_folder_and_fails_fast_without_a_
     assert main(["benchmark", "classifier", "--images", "2", "--model", "missing.onnx"]) == 2
     assert "no classifier model" in capsys.readouterr().err
     assert not list((tmp_path / "data").glob("*_0_2_*"))  # no test crops rendered for a missing model
+
+
+def test_crops_under_a_warm_lamp_are_cached_apart_and_redder(tmp_path, monkeypatch, capsys):
+    """``benchmark classifier --warmth`` measures the same test photos in light the camera did
+    not balance: the same corners and labels, a file of their own, red over blue higher."""
+    from datasets import make
+    from service.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["benchmark", "classifier", "--images", "1", "--warmth", "0.35"]) == 0
+    assert "light the camera did not balance (warmth +0.35)" in capsys.readouterr().out
+    warm = make.load_crops("test", 1, warmth=0.35)  # from the file the benchmark wrote
+    plain = make.load_crops("test", 1)
+    assert sorted(p.name for p in (tmp_path / "data").glob("*.npz")) == [
+        f"crops_test_0_1_bgr{CROP_PX}.npz",
+        f"crops_test_0_1_warmth0.35_bgr{CROP_PX}.npz",
+    ]
+    assert np.array_equal(plain["labels"], warm["labels"])
+
+    def red_over_blue(crops: np.ndarray) -> float:
+        channels = crops.astype(np.float64).mean((0, 2, 3))  # blue, green, red
+        return channels[2] / channels[0]
+
+    assert red_over_blue(warm["crops"]) > 1.3 * red_over_blue(plain["crops"])

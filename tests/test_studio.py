@@ -268,6 +268,7 @@ def test_sequence_frames_video_and_events(tmp_path):
         ["datasets", "render", "--out", "X", "--only", "pile", "--pairs"],
         ["datasets", "render", "--out", "X", "--only", "board"],
         ["benchmark", "classifier", "--other-editions", "-1"],
+        ["benchmark", "classifier", "--warmth", "2"],
         ["datasets", "render", "--out", "X", "--sequence", "--rounds", "0"],
         ["datasets", "render", "--out", "X", "--sequence", "--still-frames", "-1"],
         ["datasets", "render", "--out", "X", "--sequence", "--max-events", "0"],
