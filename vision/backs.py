@@ -171,7 +171,8 @@ def _colour_off(
     difference in lightness (CIE L*) and the distance in hue and saturation (CIE a*b*); NaN for a
     triangle outside the photo."""
     colours = lab_colours(image, triangles if reference is None else np.concatenate([triangles, reference]))
-    off = colours[: len(triangles)] - np.nanmedian(colours if reference is None else colours[len(triangles) :], axis=0)
+    reference_colours = colours if reference is None else colours[len(triangles) :]
+    off = colours[: len(triangles)] - np.nanmedian(reference_colours, axis=0)
     return np.abs(off[:, 0]), np.linalg.norm(off[:, 1:], axis=1)
 
 
