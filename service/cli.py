@@ -279,12 +279,14 @@ def _datasets(args: argparse.Namespace) -> int:
         for seed in progress(seeds, len(seeds), "sketch"):
             write_sketch(seed, out)
         return 0
+    if args.only and (args.pairs or args.sequence):
+        raise InputError(
+            "--only renders the table before the game, with no earlier photo and no game: drop --pairs and --sequence"
+        )
     if args.sequence:
         for seed in progress(seeds, len(seeds), "sequences"):
             make.make_sequence(seed, out, args.styles, args.still_frames, args.max_events, args.rounds)
         return 0
-    if args.only and args.pairs:
-        raise InputError("--only renders the table before the game, which has no 'before' photo: drop --pairs")
     jobs = [
         make.RenderJob(
             s,

@@ -266,6 +266,7 @@ def test_sequence_frames_video_and_events(tmp_path):
         ["datasets", "render", "--out", "X", "--closer", "0.5"],
         ["datasets", "render", "--out", "X", "--other-editions", "1.5"],
         ["datasets", "render", "--out", "X", "--only", "pile", "--pairs"],
+        ["datasets", "render", "--out", "X", "--only", "table", "--sequence"],
         ["datasets", "render", "--out", "X", "--only", "board"],
         ["benchmark", "classifier", "--other-editions", "-1"],
         ["benchmark", "classifier", "--warmth", "2"],
