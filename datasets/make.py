@@ -84,6 +84,11 @@ def encode_jpeg(image: np.ndarray, quality: int) -> bytes:
     return data.tobytes()
 
 
+def through_jpeg(image: np.ndarray, quality: int) -> np.ndarray:
+    """The image as a camera saves it: encoded as JPEG at ``quality`` and decoded again."""
+    return cv2.imdecode(np.frombuffer(encode_jpeg(image, quality), np.uint8), cv2.IMREAD_COLOR)
+
+
 def _write(out: Path, name: str, rendered: Rendered, quality: int, masks: bool) -> None:
     (out / f"{name}.jpg").write_bytes(encode_jpeg(rendered.image, quality))
     truth = dict(rendered.truth, image={**rendered.truth["image"], "path": f"{name}.jpg"})
@@ -223,8 +228,7 @@ def crops_for_seed(job: RenderJob) -> tuple[np.ndarray, np.ndarray, int, float]:
     jittered = centres + np.einsum("tij,tkj->tki", rot, triangles - centres)
     jittered += rng.normal(0, 0.03 * side, jittered.shape)
     # Cut from what the reader sees: the photo after JPEG at this scene's quality.
-    photo = cv2.imdecode(np.frombuffer(encode_jpeg(rendered.image, scene.options["jpeg"]), np.uint8), cv2.IMREAD_COLOR)
-    crops = corner_crops(photo, jittered)
+    crops = corner_crops(through_jpeg(rendered.image, scene.options["jpeg"]), jittered)
     return crops, np.array(labels, np.int8), _style_index(scene.style.name), side
 
 

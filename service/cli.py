@@ -362,6 +362,15 @@ def _benchmark(args: argparse.Namespace) -> int:
         from service import bench as service_bench
 
         service_bench.main(args.seconds)
+    elif args.target == "finder":
+        from models import evaluate_finder
+        from service.progress import progress
+        from vision.find import DEFAULT_FINDER
+
+        try:
+            evaluate_finder.main(args.model or DEFAULT_FINDER, args.images or 150, report=progress, warmth=args.warmth)
+        except FileNotFoundError as error:
+            raise InputError(str(error)) from None
     elif args.target == "classifier":
         from models import evaluate
         from models.classifier import DEFAULT_MODEL
@@ -370,7 +379,7 @@ def _benchmark(args: argparse.Namespace) -> int:
         try:
             evaluate.main(
                 args.model or DEFAULT_MODEL,
-                args.images,
+                args.images or 600,
                 args.confusion,
                 report=progress,
                 other_editions=args.other_editions,
@@ -610,15 +619,17 @@ def build_parser() -> argparse.ArgumentParser:
     live.set_defaults(run=_live)
 
     bench = commands.add_parser("benchmark", help="print speed and accuracy figures")
-    bench.add_argument("target", choices=["engine", "studio", "classifier", "reader", "service"])
+    bench.add_argument("target", choices=["engine", "studio", "classifier", "finder", "reader", "service"])
     bench.add_argument("--photos", type=_between(1, 1000, int), default=20, help="reader: photos to time")
-    bench.add_argument("--model", help="classifier: the ONNX model (default: the committed models/corner.onnx)")
+    bench.add_argument("--model", help="classifier, finder: the ONNX model (default: the committed one)")
     bench.add_argument(
-        "--images", type=_between(1, 100_000, int), default=600, help="classifier: test-split photos to crop"
+        "--images",
+        type=_between(1, 100_000, int),
+        help="classifier: test-split photos to crop (600); finder: validation photos to render (150)",
     )
     bench.add_argument("--confusion", metavar="OUT.png", help="classifier: also draw the confusion matrix")
     _other_editions_argument(bench, "classifier: this share of the test sets in another edition's layout")
-    _warmth_argument(bench, "classifier: every test photo in ")
+    _warmth_argument(bench, "classifier, finder: every photo in ")
     bench.add_argument(
         "--seconds",
         type=_between(0.1, 3600.0),

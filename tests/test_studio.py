@@ -274,6 +274,8 @@ def test_sequence_frames_video_and_events(tmp_path):
         ["datasets", "render", "--out", "X", "--sequence", "--still-frames", "-1"],
         ["datasets", "render", "--out", "X", "--sequence", "--max-events", "0"],
         ["benchmark", "classifier", "--images", "0"],
+        ["benchmark", "finder", "--images", "0"],
+        ["benchmark", "finder", "--warmth", "-1.5"],
         ["benchmark", "reader", "--photos", "0"],
         ["benchmark", "service", "--seconds", "0"],
         ["benchmark", "engine", "--seconds", "nan"],

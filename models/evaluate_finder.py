@@ -1,0 +1,99 @@
+"""The tile finder's own figures (``triominoes benchmark finder``): how many of the tiles in studio
+photos it never trained on it outlines, and how many whole, by tile side and set, face up and
+down. The reader's figures (``triominoes evaluate``) mix the finder with
+every later stage; these are the ones to compare two finders by.
+
+A tile counts as found where an outline's centre lies within 0.3 of a side of the tile's own
+centre, and found whole where that outline's mean side is also 0.8-1.25 of the tile's. Tiles
+partly hidden (under a hand) are left out.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from datasets.make import SPLITS, RenderJob, run_jobs, through_jpeg
+from datasets.studio import render
+from vision.find import TileFinder, edge_lengths
+
+FIRST_SEED = SPLITS["val"] + 500_040  # after the 40 validation photos that measure core_growth in training
+NEAR = 0.3  # an outline's centre within this share of a side from the tile's
+WHOLE = (0.8, 1.25)  # its mean side within these shares of the tile's
+SIDES = {"under 25 px": (0, 25), "25-35 px": (25, 35), "35-60 px": (35, 60), "60 px and more": (60, np.inf)}
+
+
+def finder_photo(job: RenderJob) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
+    """One photo as the reader gets it (after JPEG), the triangles of its face-up tiles not partly
+    hidden and of its face-down ones, and its set's style."""
+    scene = job.scene()
+    rendered = render(scene)
+    whole_tiles = [t for t in rendered.truth["tiles"] if not any(c["hidden"] for c in t["corners"])]
+    face_up = np.array([[[c["x"], c["y"]] for c in t["corners"]] for t in whole_tiles], float).reshape(-1, 3, 2)
+    face_down = np.array([t["corners"] for t in rendered.truth["face_down"]], float).reshape(-1, 3, 2)
+    return through_jpeg(rendered.image, scene.options["jpeg"]), face_up, face_down, scene.style.name
+
+
+def match(tiles: np.ndarray, outlines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each of (T, 3, 2) true triangles, whether an outline of (N, 3, 2) found it, and whether
+    whole; the outline nearest each tile's centre is the one judged."""
+    if not len(tiles) or not len(outlines):
+        return np.zeros(len(tiles), bool), np.zeros(len(tiles), bool)
+    sides = edge_lengths(tiles).mean(1)
+    distance = np.linalg.norm(tiles.mean(1)[:, None] - outlines.mean(1)[None], axis=2)
+    nearest = distance.argmin(1)
+    found = distance[np.arange(len(tiles)), nearest] < NEAR * sides
+    ratio = edge_lengths(outlines).mean(1)[nearest] / sides
+    return found, found & (ratio > WHOLE[0]) & (ratio < WHOLE[1])
+
+
+def on_a_tile(outlines: np.ndarray, tiles: np.ndarray) -> np.ndarray:
+    """Whether each outline's centre lies within ``NEAR`` of a side of some tile's (any tile, hidden
+    or face down): outlines that are not are specks of table, prints or parts of a hand."""
+    if not len(outlines) or not len(tiles):
+        return np.zeros(len(outlines), bool)
+    distance = np.linalg.norm(outlines.mean(1)[:, None] - tiles.mean(1)[None], axis=2)
+    return (distance < NEAR * edge_lengths(tiles).mean(1)[None]).any(1)
+
+
+def evaluate(model: str | Path, images: int, report=None, warmth: float = 0.0) -> dict:
+    finder = TileFinder(model)  # first: a missing model fails before the photos are rendered
+    jobs = [RenderJob(FIRST_SEED + k, warmth=warmth) for k in range(images)]
+    photos = run_jobs(finder_photo, jobs)
+    counts: dict[str, np.ndarray] = {}  # group -> [tiles, found, whole]
+    outlines_on_tiles, outlines = 0, 0
+    for photo, face_up, face_down, style in report(photos, len(jobs), "photos") if report else photos:
+        found_outlines = finder.find(photo)
+        outlines += len(found_outlines)
+        outlines_on_tiles += int(on_a_tile(found_outlines, np.concatenate([face_up, face_down])).sum())
+        sides = edge_lengths(face_up).mean(1)
+        found, whole = match(face_up, found_outlines)
+        groups = {"all": np.ones(len(face_up), bool), style: np.ones(len(face_up), bool)}
+        groups |= {name: (sides >= low) & (sides < high) for name, (low, high) in SIDES.items()}
+        for name, members in groups.items():
+            tally = counts.setdefault(name, np.zeros(3, int))
+            tally += [members.sum(), (found & members).sum(), (whole & members).sum()]
+        found, whole = match(face_down, found_outlines)
+        counts.setdefault("face down", np.zeros(3, int))
+        counts["face down"] += [len(face_down), found.sum(), whole.sum()]
+    return {"counts": counts, "outlines": outlines, "outlines_on_tiles": outlines_on_tiles}
+
+
+def _share(tally: np.ndarray) -> str:
+    tiles, found, whole = tally
+    return f"{found / tiles:.1%} / {whole / tiles:.1%} ({tiles})" if tiles else "-"
+
+
+def main(model: str | Path, images: int, report=None, warmth: float = 0.0) -> None:
+    figures = evaluate(model, images, report, warmth)
+    counts = figures["counts"]
+    light = f", light the camera did not balance (warmth {warmth:+g})" if warmth else ""
+    print(f"tile finder on {images} validation photos never trained on{light}")
+    print(f"face-up tiles found / found whole: {_share(counts['all'])}")
+    print("by tile side: " + ", ".join(f"{name} {_share(counts[name])}" for name in SIDES if name in counts))
+    styles = [name for name in counts if name not in ("all", "face down", *SIDES)]
+    print("by set: " + ", ".join(f"{name} {_share(counts[name])}" for name in sorted(styles)))
+    print(f"face down: {_share(counts['face down'])}")
+    if figures["outlines"]:
+        print(f"outlines on a tile: {figures['outlines_on_tiles'] / figures['outlines']:.1%} of {figures['outlines']}")
