@@ -16,11 +16,12 @@ import numpy as np
 
 from datasets.make import SPLITS, RenderJob, run_jobs, through_jpeg
 from datasets.studio import render
+from vision.evaluate import MATCHED_WITHIN, tile_corners
 from vision.find import TileFinder, edge_lengths
 
 FIRST_SEED = SPLITS["val"] + 500_040  # after the 40 validation photos that measure core_growth in training
-NEAR = 0.3  # an outline's centre within this share of a side from the tile's
 WHOLE = (0.8, 1.25)  # its mean side within these shares of the tile's
+# Finer than the classifier's bins (models.metrics.SIDE_BINS): the finder loses tiles under 25 px.
 SIDES = {"under 25 px": (0, 25), "25-35 px": (25, 35), "35-60 px": (35, 60), "60 px and more": (60, np.inf)}
 
 
@@ -30,8 +31,8 @@ def finder_photo(job: RenderJob) -> tuple[np.ndarray, np.ndarray, np.ndarray, st
     scene = job.scene()
     rendered = render(scene)
     whole_tiles = [t for t in rendered.truth["tiles"] if not any(c["hidden"] for c in t["corners"])]
-    face_up = np.array([[[c["x"], c["y"]] for c in t["corners"]] for t in whole_tiles], float).reshape(-1, 3, 2)
-    face_down = np.array([t["corners"] for t in rendered.truth["face_down"]], float).reshape(-1, 3, 2)
+    face_up = np.array([tile_corners(t) for t in whole_tiles]).reshape(-1, 3, 2)
+    face_down = np.array([tile_corners(t) for t in rendered.truth["face_down"]]).reshape(-1, 3, 2)
     return through_jpeg(rendered.image, scene.options["jpeg"]), face_up, face_down, scene.style.name
 
 
@@ -43,18 +44,18 @@ def match(tiles: np.ndarray, outlines: np.ndarray) -> tuple[np.ndarray, np.ndarr
     sides = edge_lengths(tiles).mean(1)
     distance = np.linalg.norm(tiles.mean(1)[:, None] - outlines.mean(1)[None], axis=2)
     nearest = distance.argmin(1)
-    found = distance[np.arange(len(tiles)), nearest] < NEAR * sides
+    found = distance[np.arange(len(tiles)), nearest] < MATCHED_WITHIN * sides
     ratio = edge_lengths(outlines).mean(1)[nearest] / sides
     return found, found & (ratio > WHOLE[0]) & (ratio < WHOLE[1])
 
 
 def on_a_tile(outlines: np.ndarray, tiles: np.ndarray) -> np.ndarray:
-    """Whether each outline's centre lies within ``NEAR`` of a side of some tile's (any tile, hidden
+    """Whether each outline's centre lies within ``MATCHED_WITHIN`` of a side of some tile's (any tile, hidden
     or face down): outlines that are not are specks of table, prints or parts of a hand."""
     if not len(outlines) or not len(tiles):
         return np.zeros(len(outlines), bool)
     distance = np.linalg.norm(outlines.mean(1)[:, None] - tiles.mean(1)[None], axis=2)
-    return (distance < NEAR * edge_lengths(tiles).mean(1)[None]).any(1)
+    return (distance < MATCHED_WITHIN * edge_lengths(tiles).mean(1)[None]).any(1)
 
 
 def evaluate(model: str | Path, images: int, report=None, warmth: float = 0.0) -> dict:

@@ -27,16 +27,17 @@ COLUMNS = [
 ]  # fmt: skip
 LARGE_TILES_FROM = SIDE_BINS[1][0]  # pixels a side: tiles this large read well once found (grouped by set, table, view)
 VIEW_BINS = [(0, 30), (30, 45), (45, 90)]  # degrees off vertical
+MATCHED_WITHIN = 0.3  # a tile found where a centre lies this share of its side from its own
 
 
-def _corners(tile: dict) -> np.ndarray:
+def tile_corners(tile: dict) -> np.ndarray:
     """A face-up tile's corners (``{"x", "y", ...}`` each) or a face-down one's (``[x, y]``)."""
     return np.array([[c["x"], c["y"]] if isinstance(c, dict) else c for c in tile["corners"]], np.float64)
 
 
 def _side(tile: dict) -> float:
     """A tile's side in the photo (its first edge), in pixels."""
-    corners = _corners(tile)
+    corners = tile_corners(tile)
     return float(np.linalg.norm(corners[0] - corners[1]))
 
 
@@ -45,10 +46,10 @@ def _take_match(tile: dict, got: list[dict], free: list[int]) -> dict | None:
     truth tile's, if closer than 0.3 of a side."""
     if not free:
         return None
-    centre = _corners(tile).mean(0)
-    distances = [np.linalg.norm(_corners(got[k]).mean(0) - centre) for k in free]
+    centre = tile_corners(tile).mean(0)
+    distances = [np.linalg.norm(tile_corners(got[k]).mean(0) - centre) for k in free]
     best = int(np.argmin(distances))
-    return got[free.pop(best)] if distances[best] <= 0.3 * _side(tile) else None
+    return got[free.pop(best)] if distances[best] <= MATCHED_WITHIN * _side(tile) else None
 
 
 def compare(truth: dict, reading: dict) -> dict:
@@ -85,7 +86,8 @@ def compare(truth: dict, reading: dict) -> dict:
     # How far each matched corner lies from the true one, in sides of its tile: the classifier
     # reads the number where the reader puts the corner.
     offsets = [
-        np.linalg.norm(_corners(m)[near] - _corners(t), axis=1) / _side(t) for (t, m), near in zip(pairs, nearest)
+        np.linalg.norm(tile_corners(m)[near] - tile_corners(t), axis=1) / _side(t)
+        for (t, m), near in zip(pairs, nearest)
     ]
     wrong_tiles = sum(w > 0 or m for w, m in zip(wrong, misplaced))
     missed = len(wanted) - found
@@ -134,8 +136,8 @@ def compare(truth: dict, reading: dict) -> dict:
 
 def _nearest_corners(tile: dict, match: dict) -> list[int]:
     """For each truth corner, which of the matched tile's corners lies nearest it."""
-    mine = _corners(match)
-    return [int(np.argmin(np.linalg.norm(mine - xy, axis=1))) for xy in _corners(tile)]
+    mine = tile_corners(match)
+    return [int(np.argmin(np.linalg.norm(mine - xy, axis=1))) for xy in tile_corners(tile)]
 
 
 def _misplaced(pairs: list[tuple[dict, dict]], nearest: list[list[int]]) -> list[bool]:
@@ -332,7 +334,7 @@ def _read_at_true_outlines(folder: Path, files: list[Path]):
         if not tiles:
             yield {"tiles": []}
             continue
-        corners = np.array([_corners(t) for t in tiles])
+        corners = np.array([tile_corners(t) for t in tiles])
         cells = [tuple(t["cell"]) if t["cell"] is not None else None for t in tiles]
         image = load_image(folder / truth["image"]["path"])
         probabilities, _ = read_colour_or_grey(reader.classifier, corner_crops(image, corners), median_side(corners))
