@@ -164,6 +164,8 @@ def fuse_joins(model: onnx.ModelProto) -> onnx.ModelProto:
         for node in graph.node:
             node.input[:] = [join.output[0] if name == norm.output[0] else name for name in node.input]
         graph.node.remove(norm)
+        for name in norm.input[1:]:  # its statistics, now in the convolutions, would lie in the file unused
+            graph.initializer.remove(weights.pop(name))
         shape = ["batch", len(scale), f"{join.name} height", f"{join.name} width"]
         graph.value_info.extend(helper.make_tensor_value_info(name, TensorProto.FLOAT, shape) for name in join.input)
     return fused

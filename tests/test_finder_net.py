@@ -91,6 +91,7 @@ def test_the_exported_finder_computes_what_its_network_does(tmp_path):
     graph = onnx.load(str(tmp_path / "finder.onnx")).graph
     assert "BatchNormalization" not in {node.op_type for node in graph.node}
     assert _each_join_sums_maps_named_the_same_shape(graph)
+    assert not _unused_weights(graph)
 
 
 def _each_join_sums_maps_named_the_same_shape(graph) -> bool:
@@ -103,9 +104,16 @@ def _each_join_sums_maps_named_the_same_shape(graph) -> bool:
     return len(sums) == 3 and all(first in shapes and shapes[first] == shapes.get(second) for first, second in sums)
 
 
+def _unused_weights(graph) -> list[str]:
+    """Stored tensors no node reads: a batch norm folded away must take its statistics along."""
+    read = {name for node in graph.node for name in node.input}
+    return [tensor.name for tensor in graph.initializer if tensor.name not in read]
+
+
 def test_the_committed_finder_has_no_batch_norm_apart_and_sums_its_joins_in_one_pass():
     onnx = pytest.importorskip("onnx")
 
     graph = onnx.load(str(DEFAULT_FINDER)).graph
     assert "BatchNormalization" not in {node.op_type for node in graph.node}
     assert _each_join_sums_maps_named_the_same_shape(graph)
+    assert not _unused_weights(graph)
