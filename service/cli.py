@@ -343,6 +343,9 @@ def _writable_parent(path: str) -> None:
 
 
 def _benchmark(args: argparse.Namespace) -> int:
+    from service.machine import describe
+
+    print(describe())  # speed figures compare only on one processor
     if args.target == "engine":
         from engine import bench
 

@@ -42,7 +42,8 @@ def test_the_finder_benchmark_prints_its_figures_and_fails_fast_without_a_model(
     monkeypatch.chdir(tmp_path)  # not the repository: the committed model is found all the same
     assert main(["benchmark", "finder", "--images", "2"]) == 0
     printed = capsys.readouterr().out
-    assert printed.startswith("tile finder on 2 validation photos never trained on\n")
+    machine, first = printed.splitlines()[:2]
+    assert machine.startswith("machine: ") and first == "tile finder on 2 validation photos never trained on"
     overall = next(line for line in printed.splitlines() if line.startswith("face-up tiles found / found whole: "))
     found, whole = (float(share.rstrip("%")) for share in overall.split(": ")[1].split(" (")[0].split(" / "))
     assert 50 <= whole <= found <= 100  # the committed finder finds most of these tiles

@@ -1,0 +1,52 @@
+"""The machine a benchmark runs on, in one line printed above its figures.
+
+Speed figures are only comparable on one processor: the classifier took 41-46 microseconds a
+corner on a CPU with AVX-512 and about 106 on an AMD EPYC with AVX2 only (models/README.md), so
+every `triominoes benchmark` run names the processor, the cores it may use and its vector
+instructions.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+from pathlib import Path
+
+CPUINFO = Path("/proc/cpuinfo")
+
+
+def describe(cpuinfo: str | None = None, cores: int | None = None) -> str:
+    """``machine: <processor>, <n> cores, <widest vector instructions>; onnxruntime <version>``.
+    ``cpuinfo``: the text of Linux's /proc/cpuinfo (read when None; elsewhere the processor's name
+    comes from ``platform`` and the vector instructions are not known)."""
+    if cpuinfo is None:
+        try:
+            cpuinfo = CPUINFO.read_text(errors="replace")
+        except OSError:
+            cpuinfo = ""
+    fields = dict(_field(line) for line in cpuinfo.splitlines() if ":" in line)
+    name = fields.get("model name") or platform.processor() or platform.machine() or "unknown processor"
+    flags = set(fields.get("flags", "").split())
+    vectors = "AVX-512" if "avx512f" in flags else "AVX2, no AVX-512" if "avx2" in flags else None
+    usable = cores if cores is not None else _usable_cores()
+    parts = [name, f"{usable} core{'s' if usable != 1 else ''}"] + ([vectors] if vectors else [])
+    return f"machine: {', '.join(parts)}; onnxruntime {_onnxruntime_version()}"
+
+
+def _field(line: str) -> tuple[str, str]:
+    key, _, value = line.partition(":")
+    return key.strip(), value.strip()
+
+
+def _usable_cores() -> int:
+    """The cores this process may run on (a container's share, where the system says)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _onnxruntime_version() -> str:
+    import onnxruntime
+
+    return onnxruntime.__version__
