@@ -27,6 +27,7 @@ from vision.backs import (
 )
 from vision.crops import greyed
 from vision.find import (
+    DEFAULT_FINDER,
     ZOOM_TO_SIDE,
     FirstLook,
     RegionMoments,
@@ -55,6 +56,7 @@ from vision.records import ReadTile
 from vision.sizes import back_sized, commonest_side, sized_like_the_board
 
 ANGLES = -np.pi / 2 + np.array([0, 2 * np.pi / 3, 4 * np.pi / 3])
+SAMPLE = DEFAULT_FINDER.parent.parent / "samples" / "board.jpg"
 
 
 def test_cores_give_back_their_triangles():
@@ -549,18 +551,20 @@ def test_a_loose_tile_centred_inside_a_board_tile_is_a_fragment_of_it():
 class _StandInFinder(TileFinder):
     """A TileFinder whose network sees the tile cores painted into the photo: channel 0 at every
     look, channel 1 at the first look only (a real network misses tiles far larger than those it
-    learnt). Records the size of each look in pixels, and its scale."""
+    learnt). Records the size of each look in pixels, its scale and whether it was mirrored too
+    (the painted cores read the same mirrored)."""
 
     def __init__(self) -> None:
-        self.working_size, self.core_growth, self.looks, self.scales = 960, 1.0, [], []
+        self.working_size, self.core_growth, self.looks, self.scales, self.mirrored = 960, 1.0, [], [], []
 
-    def core_probability(self, image, scale=None):
+    def core_probability(self, image, scale=None, mirrored_too=False):
         height, width = image.shape[:2]
         scale = scale or min(1.0, self.working_size / max(width, height))
         size = (round(width * scale), round(height * scale))
         seen = (image[:, :, 0] | (image[:, :, 1] if not self.looks else 0)).astype(np.float32)
         self.looks.append(size)
         self.scales.append(scale)
+        self.mirrored.append(mirrored_too)
         return cv2.resize(seen, size, interpolation=cv2.INTER_AREA), scale
 
 
@@ -574,13 +578,24 @@ def test_a_big_photo_is_looked_at_again_closer_and_keeps_the_large_tiles_of_the_
     photo[:, :, 1] = core_map(large[None], photo.shape[:2], 1.0)
     finder = _StandInFinder()
     outlines = finder.find(photo)
-    assert len(finder.looks) == 2
+    assert len(finder.looks) == 2 and finder.mirrored == [False, True]  # the closer look mirrored too
     (first_width, first_height), (width, height) = finder.looks
     assert width * height <= 2.02 * first_width * first_height  # the closer look costs at most twice the first
     assert len(outlines) == 1 + len(specks)
     centres = outlines.mean(1)
     assert np.linalg.norm(centres - large.mean(0), axis=1).min() < 20
     assert all(np.linalg.norm(centres - speck.mean(0), axis=1).min() < 3 for speck in specks)
+
+
+def test_a_look_mirrored_too_is_the_mean_of_the_maps_of_the_view_and_of_its_mirror_image():
+    finder = TileFinder()
+    view = cv2.imread(str(SAMPLE))[200:440, 300:620]  # 320x240: no padding at scale 1
+    plain, _ = finder.core_probability(view, 1.0)
+    of_the_mirror_image, _ = finder.core_probability(np.ascontiguousarray(view[:, ::-1]), 1.0)
+    both, scale = finder.core_probability(view, 1.0, mirrored_too=True)
+    assert scale == 1.0 and both.shape == plain.shape == (240, 320)
+    assert np.allclose(both, (plain + of_the_mirror_image[:, ::-1]) / 2, atol=1e-5)
+    assert not np.allclose(plain, of_the_mirror_image[:, ::-1], atol=0.05)  # the two maps do differ
 
 
 def test_a_small_photo_is_looked_at_enlarged_only_when_the_reader_asks():

@@ -79,17 +79,25 @@ class TileFinder:
         metadata = self.session.get_modelmeta().custom_metadata_map
         self.core_growth = float(metadata.get("core_growth", 1.0))
 
-    def core_probability(self, image: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, float]:
-        """The core probability map at working scale (or ``scale``), and that scale."""
+    def core_probability(
+        self, image: np.ndarray, scale: float | None = None, mirrored_too: bool = False
+    ) -> tuple[np.ndarray, float]:
+        """The core probability map at working scale (or ``scale``), and that scale.
+        ``mirrored_too``: the mean of the network's map and its map of the view mirrored left to
+        right (mirrored back), at twice the network's time. The two maps miss in different places,
+        so a small tile's core holds together in their mean more often (``look_closer``,
+        ``look_through``; the first look is not mirrored, docs/decisions.md)."""
         height, width = image.shape[:2]
         scale = scale or working_scale(width, height, self.working_size)
         size = (max(8, round(width * scale)), max(8, round(height * scale)))
         enlarging = size[0] > width
         small = cv2.resize(image, size, interpolation=cv2.INTER_LINEAR if enlarging else cv2.INTER_AREA)
         pad_h, pad_w = -size[1] % 8, -size[0] % 8
-        small = np.pad(small, ((0, pad_h), (0, pad_w), (0, 0)), mode="edge")
-        (core,) = self.session.run(None, {"image": small.transpose(2, 0, 1)[None]})
-        return core[0, 0, : size[1], : size[0]], scale
+        small = np.pad(small, ((0, pad_h), (0, pad_w), (0, 0)), mode="edge").transpose(2, 0, 1)
+        views = np.stack([small, small[:, :, ::-1]]) if mirrored_too else small[None]
+        (core,) = self.session.run(None, {"image": np.ascontiguousarray(views)})
+        core = (core[0, 0] + core[1, 0, :, ::-1]) / 2 if mirrored_too else core[0, 0]
+        return core[: size[1], : size[0]], scale
 
     def find(self, image: np.ndarray, working_size: int | None = None) -> np.ndarray:
         """Outlines of every tile (face up or down): a first look, then a closer one where the
@@ -109,13 +117,13 @@ class TileFinder:
         (a homography from photo pixels to the view's, ``size`` wide and high): a board seen at a
         slant, warped to a view from straight above (``LatticeFit.view_from_above``). Where the
         view would shrink the photo, the photo is first shrunk by area to about the view's scale,
-        so the warp skips over no detail."""
+        so the warp skips over no detail. The view is looked at mirrored too, as a closer look is."""
         centre = np.array(size, np.float64) / 2
         shrink = min(1.0, 1.0 / local_scales(np.linalg.inv(to_view), centre)[1])
         photo = image if shrink == 1.0 else cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
         to_view = to_view @ np.diag([1 / shrink, 1 / shrink, 1.0])
         view = cv2.warpPerspective(photo, to_view, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        core, _ = self.core_probability(view, 1.0)
+        core, _ = self.core_probability(view, 1.0, mirrored_too=True)
         outlines = outlines_from_cores(core, 1.0, self.core_growth)
         if not len(outlines):
             return outlines
@@ -127,12 +135,13 @@ class TileFinder:
         pixels, those of a closer look at the part of the photo holding them (``closer_view``):
         the network learnt tiles from about 8 pixels up, but finds the smallest ones poorly.
         Tiles of the first look too large for the network at the closer scale (a phone photo's,
-        where specks of the table came out small too) are kept from the first look."""
+        where specks of the table came out small too) are kept from the first look. The closer
+        view is looked at mirrored too (``core_probability``): its tiles are the small ones."""
         view = closer_view(image.shape, first, enlarge_to)
         if view is None:
             return first.outlines
         zoom, (left, top, right, bottom) = view
-        core, _ = self.core_probability(image[top:bottom, left:right], zoom)
+        core, _ = self.core_probability(image[top:bottom, left:right], zoom, mirrored_too=True)
         closer = outlines_from_cores(core, zoom, self.core_growth) + (left, top)
         # Tiles the first look found too large for the closer one to see (beyond the sizes the
         # network learnt) stay, where the closer look found nothing inside them.
