@@ -14,12 +14,13 @@ from pathlib import Path
 
 import numpy as np
 
-from datasets.make import SPLITS, RenderJob, run_jobs, through_jpeg
+from datasets.make import RenderJob, run_jobs, through_jpeg
 from datasets.studio import render
+from models.finder_data import CORE_GROWTH_PHOTOS, VALIDATION_SEEDS
 from vision.evaluate import MATCHED_WITHIN, tile_corners
 from vision.find import TileFinder, edge_lengths
 
-FIRST_SEED = SPLITS["val"] + 500_040  # after the 40 validation photos that measure core_growth in training
+FIRST_SEED = VALIDATION_SEEDS + CORE_GROWTH_PHOTOS  # after the photos that measure core_growth in training
 WHOLE = (0.8, 1.25)  # its mean side within these shares of the tile's
 # Finer than the classifier's bins (models.metrics.SIDE_BINS): the finder loses tiles under 25 px.
 SIDES = {"under 25 px": (0, 25), "25-35 px": (25, 35), "35-60 px": (35, 60), "60 px and more": (60, np.inf)}
@@ -36,26 +37,29 @@ def finder_photo(job: RenderJob) -> tuple[np.ndarray, np.ndarray, np.ndarray, st
     return through_jpeg(rendered.image, scene.options["jpeg"]), face_up, face_down, scene.style.name
 
 
+def _centres_apart(tiles: np.ndarray, outlines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(T, N) how far each outline's centre lies from each tile's, and whether within
+    ``MATCHED_WITHIN`` of that tile's side."""
+    distance = np.linalg.norm(tiles.mean(1)[:, None] - outlines.mean(1)[None], axis=2)
+    return distance, distance < MATCHED_WITHIN * edge_lengths(tiles).mean(1)[:, None]
+
+
 def match(tiles: np.ndarray, outlines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For each of (T, 3, 2) true triangles, whether an outline of (N, 3, 2) found it, and whether
     whole; the outline nearest each tile's centre is the one judged."""
     if not len(tiles) or not len(outlines):
         return np.zeros(len(tiles), bool), np.zeros(len(tiles), bool)
-    sides = edge_lengths(tiles).mean(1)
-    distance = np.linalg.norm(tiles.mean(1)[:, None] - outlines.mean(1)[None], axis=2)
+    distance, near = _centres_apart(tiles, outlines)
     nearest = distance.argmin(1)
-    found = distance[np.arange(len(tiles)), nearest] < MATCHED_WITHIN * sides
-    ratio = edge_lengths(outlines).mean(1)[nearest] / sides
+    found = near[np.arange(len(tiles)), nearest]
+    ratio = edge_lengths(outlines).mean(1)[nearest] / edge_lengths(tiles).mean(1)
     return found, found & (ratio > WHOLE[0]) & (ratio < WHOLE[1])
 
 
 def on_a_tile(outlines: np.ndarray, tiles: np.ndarray) -> np.ndarray:
     """Whether each outline's centre lies within ``MATCHED_WITHIN`` of a side of some tile's (any tile, hidden
     or face down): outlines that are not are specks of table, prints or parts of a hand."""
-    if not len(outlines) or not len(tiles):
-        return np.zeros(len(outlines), bool)
-    distance = np.linalg.norm(outlines.mean(1)[:, None] - tiles.mean(1)[None], axis=2)
-    return (distance < MATCHED_WITHIN * edge_lengths(tiles).mean(1)[None]).any(1)
+    return _centres_apart(tiles, outlines)[1].any(0)
 
 
 def evaluate(model: str | Path, images: int, report=None, warmth: float = 0.0) -> dict:

@@ -7,12 +7,14 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from datasets.make import RenderJob
+from datasets.make import SPLITS, RenderJob
 from datasets.studio import render, sample_scene
 
 CORE_SCALE = 0.6  # a core is the face shrunk to 60% about its centre
 READ_LONG_SIDE = 960  # the reader shows the finder photos at this long side (at most)
 TRAIN_LONG_SIDES = (480, 1100)  # training photos vary in size, so tiles vary from about 8 to 110 px
+VALIDATION_SEEDS = SPLITS["val"] + 500_000  # the finder's validation photos: the first ...
+CORE_GROWTH_PHOTOS = 40  # ... measure core_growth in training, the next ones `benchmark finder`
 
 
 def working_scale(width: int, height: int, long_side: int = READ_LONG_SIDE) -> float:

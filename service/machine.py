@@ -12,6 +12,8 @@ import os
 import platform
 from pathlib import Path
 
+import onnxruntime
+
 CPUINFO = Path("/proc/cpuinfo")
 
 
@@ -30,7 +32,7 @@ def describe(cpuinfo: str | None = None, cores: int | None = None) -> str:
     vectors = "AVX-512" if "avx512f" in flags else "AVX2, no AVX-512" if "avx2" in flags else None
     usable = cores if cores is not None else _usable_cores()
     parts = [name, f"{usable} core{'s' if usable != 1 else ''}"] + ([vectors] if vectors else [])
-    return f"machine: {', '.join(parts)}; onnxruntime {_onnxruntime_version()}"
+    return f"machine: {', '.join(parts)}; onnxruntime {onnxruntime.__version__}"
 
 
 def _field(line: str) -> tuple[str, str]:
@@ -44,9 +46,3 @@ def _usable_cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
-
-
-def _onnxruntime_version() -> str:
-    import onnxruntime
-
-    return onnxruntime.__version__

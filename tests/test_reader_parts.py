@@ -1,6 +1,7 @@
 """Reader stages without the finder model: cores to outlines, and the tile added between photos."""
 
 from dataclasses import replace
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -27,7 +28,6 @@ from vision.backs import (
 )
 from vision.crops import greyed
 from vision.find import (
-    DEFAULT_FINDER,
     ZOOM_TO_SIDE,
     FirstLook,
     RegionMoments,
@@ -56,7 +56,7 @@ from vision.records import ReadTile
 from vision.sizes import back_sized, commonest_side, sized_like_the_board
 
 ANGLES = -np.pi / 2 + np.array([0, 2 * np.pi / 3, 4 * np.pi / 3])
-SAMPLE = DEFAULT_FINDER.parent.parent / "samples" / "board.jpg"
+SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "board.jpg"
 
 
 def test_cores_give_back_their_triangles():
@@ -556,6 +556,7 @@ class _StandInFinder(TileFinder):
 
     def __init__(self) -> None:
         self.working_size, self.core_growth, self.looks, self.scales, self.mirrored = 960, 1.0, [], [], []
+        self.mirror_closer_looks = True
 
     def core_probability(self, image, scale=None, mirrored_too=False):
         height, width = image.shape[:2]

@@ -43,7 +43,7 @@ def _side(tile: dict) -> float:
 
 def _take_match(tile: dict, got: list[dict], free: list[int]) -> dict | None:
     """The reported tile or back (among ``free``, which loses it) whose centre is nearest the
-    truth tile's, if closer than 0.3 of a side."""
+    truth tile's, if closer than ``MATCHED_WITHIN`` of a side."""
     if not free:
         return None
     centre = tile_corners(tile).mean(0)

@@ -78,6 +78,7 @@ class TileFinder:
         # How much larger than the true cores the network draws them, measured at training time.
         metadata = self.session.get_modelmeta().custom_metadata_map
         self.core_growth = float(metadata.get("core_growth", 1.0))
+        self.mirror_closer_looks = True  # closer looks and views from above mirrored too (``core_probability``)
 
     def core_probability(
         self, image: np.ndarray, scale: float | None = None, mirrored_too: bool = False
@@ -123,7 +124,7 @@ class TileFinder:
         photo = image if shrink == 1.0 else cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
         to_view = to_view @ np.diag([1 / shrink, 1 / shrink, 1.0])
         view = cv2.warpPerspective(photo, to_view, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        core, _ = self.core_probability(view, 1.0, mirrored_too=True)
+        core, _ = self.core_probability(view, 1.0, self.mirror_closer_looks)
         outlines = outlines_from_cores(core, 1.0, self.core_growth)
         if not len(outlines):
             return outlines
@@ -141,7 +142,7 @@ class TileFinder:
         if view is None:
             return first.outlines
         zoom, (left, top, right, bottom) = view
-        core, _ = self.core_probability(image[top:bottom, left:right], zoom, mirrored_too=True)
+        core, _ = self.core_probability(image[top:bottom, left:right], zoom, self.mirror_closer_looks)
         closer = outlines_from_cores(core, zoom, self.core_growth) + (left, top)
         # Tiles the first look found too large for the closer one to see (beyond the sizes the
         # network learnt) stay, where the closer look found nothing inside them.
