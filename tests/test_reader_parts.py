@@ -429,6 +429,22 @@ def test_with_no_tile_read_backs_go_by_the_size_most_of_them_share():
     assert like_the_read_tiles((pile[0], prints[2]), np.zeros((0, 3, 2)), fit) == (pile[0], prints[2])
 
 
+def test_with_no_tile_read_backs_are_outlines_the_finder_is_sure_of():
+    # A checked cloth cut into triangles of the pile's own size, outnumbering it: size cannot tell
+    # them apart, but the finder marks the backs' cores surely and the prints' less so.
+    pile = [_triangle((100 + 60 * k, 100), 42, 0.3 * k) for k in range(3)]
+    prints = [_triangle((100 + 70 * k, 300), 41, 0.5) for k in range(5)]
+    outlines = tuple(pile + prints)
+    fit = fit_lattice(np.array(outlines))
+    none_read = np.zeros((0, 3, 2))
+    assert like_the_read_tiles(outlines, none_read, fit) == outlines
+    sureness = np.array([0.99, 0.95, 1.0, 0.6, 0.85, 0.3, 0.89, 0.7])
+    assert like_the_read_tiles(outlines, none_read, fit, sureness) == tuple(pile)
+    # Tiles read size the backs themselves: the finder's sureness is not asked.
+    read = np.array([_triangle((500, 500), 42), _triangle((600, 500), 42, 0.4)])
+    assert like_the_read_tiles(outlines, read, fit_lattice(np.concatenate([read, fit.corners])), sureness) == outlines
+
+
 def test_tiles_and_backs_the_board_tiles_size_are_kept_whatever_its_plane_says_far_away():
     # A plane misfitted to a few rough corners: it sizes the board's own tiles about right but
     # shrinks tiles fast towards the photo's top. A back there, the board tiles' size, is kept,

@@ -27,6 +27,7 @@ BACK_COLOUR_TOLERANCE = 30.0  # a back's colour (CIE a*b*) lies this close to th
 BACK_LIGHTNESS_TOLERANCE = 45.0  # ... and its lightness (CIE L*) this close
 FACE_LIGHTNESS_TOLERANCE = 35.0  # a face off the board (loose, or a missed tile's) is this close in lightness ...
 FACE_COLOUR_TOLERANCE = 30.0  # ... and in colour (CIE a*b*) to the board's faces
+SURE_CORE_ALONE = 0.9  # with no tile read to go by, a back is an outline the finder marked this surely
 SAME_TILE_OVERLAP = 0.1  # outlines (backs, unread) sharing this much of the smaller's area are one tile
 
 
@@ -87,22 +88,29 @@ def lying_face_down(unlike_numbers: np.ndarray, blank_apart: np.ndarray) -> np.n
     return unlike_numbers | (blank if blank.sum() > 1 else False)
 
 
-def like_the_read_tiles(outlines: tuple[np.ndarray, ...], read: np.ndarray, fit: LatticeFit) -> tuple[np.ndarray, ...]:
+def like_the_read_tiles(
+    outlines: tuple[np.ndarray, ...], read: np.ndarray, fit: LatticeFit, sureness: np.ndarray | None = None
+) -> tuple[np.ndarray, ...]:
     """The outlines (backs, unread tiles) that could be tiles beside the tiles read: not centred
     inside a read tile (a fragment of it: tiles lie side by side, not on top of each other) and
     close to a tile's size there (``back_sides``; a set's tiles are one size, table patterns cut
     into triangles mostly are not; with no tile read and no board, the size most of the outlines
     share: ``commonest_side``). Nothing is read from these outlines, so the size check is
     tighter than the one that decides which outlines are read at all. Outlines overlapping one
-    another are one tile: only one of them is kept."""
+    another are one tile: only one of them is kept. ``sureness``, given for backs: the finder's
+    core probability in each outline's middle (``FirstLook.core_at``); with no tile read and no
+    board to go by, only outlines it marked ``SURE_CORE_ALONE`` surely stay (prints of the cloth
+    mostly show weaker cores than a pile's backs), and the commonest side is theirs."""
     if not outlines:
         return outlines
     candidates = np.array(outlines)
     centres = candidates.mean(1)
     keep = ~inside(centres, read).any(1)
     expected = back_sides(candidates, fit, read)
-    if expected is None and len(candidates) >= SIZED_AMONG_THEMSELVES:
-        expected = commonest_side(candidates)  # no tile read to go by: the backs go by each other
+    if expected is None and sureness is not None:
+        keep &= sureness >= SURE_CORE_ALONE
+    if expected is None and keep.sum() >= SIZED_AMONG_THEMSELVES:
+        expected = commonest_side(candidates[keep])  # no tile read to go by: the backs go by each other
     if expected is not None:
         keep &= about_the_size(candidates, expected, BACK_SIZE_TOLERANCE)
     # One outline per tile: of outlines overlapping one another (a back's grain or glare can
