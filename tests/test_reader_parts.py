@@ -438,11 +438,14 @@ def test_with_no_tile_read_backs_are_outlines_the_finder_is_sure_of():
     fit = fit_lattice(np.array(outlines))
     none_read = np.zeros((0, 3, 2))
     assert like_the_read_tiles(outlines, none_read, fit) == outlines
-    sureness = np.array([0.99, 0.95, 1.0, 0.6, 0.85, 0.3, 0.89, 0.7])
-    assert like_the_read_tiles(outlines, none_read, fit, sureness) == tuple(pile)
+    core = np.zeros((600, 800), np.float32)  # the finder's map: each outline painted with its core's sureness
+    for outline, sureness in zip(outlines, [0.99, 0.95, 1.0, 0.6, 0.85, 0.3, 0.89, 0.7]):
+        cv2.fillPoly(core, [np.round(outline).astype(np.int32)], sureness)
+    look = FirstLook(np.zeros((0, 3, 2)), 1.0, 960, core)
+    assert like_the_read_tiles(outlines, none_read, fit, look) == tuple(pile)
     # Tiles read size the backs themselves: the finder's sureness is not asked.
     read = np.array([_triangle((500, 500), 42), _triangle((600, 500), 42, 0.4)])
-    assert like_the_read_tiles(outlines, read, fit_lattice(np.concatenate([read, fit.corners])), sureness) == outlines
+    assert like_the_read_tiles(outlines, read, fit_lattice(np.concatenate([read, fit.corners])), look) == outlines
 
 
 def test_tiles_and_backs_the_board_tiles_size_are_kept_whatever_its_plane_says_far_away():

@@ -10,7 +10,7 @@ from engine.board import edge_components
 from engine.lattice import Cell
 from models.classes import NO_NUMBER
 from vision.crops import to_colour, windows_around
-from vision.find import about_centre, edge_lengths, inside
+from vision.find import FirstLook, about_centre, edge_lengths, inside
 from vision.lattice import LatticeFit
 from vision.sizes import (
     BACK_SIZE_TOLERANCE,
@@ -89,7 +89,7 @@ def lying_face_down(unlike_numbers: np.ndarray, blank_apart: np.ndarray) -> np.n
 
 
 def like_the_read_tiles(
-    outlines: tuple[np.ndarray, ...], read: np.ndarray, fit: LatticeFit, sureness: np.ndarray | None = None
+    outlines: tuple[np.ndarray, ...], read: np.ndarray, fit: LatticeFit, look: FirstLook | None = None
 ) -> tuple[np.ndarray, ...]:
     """The outlines (backs, unread tiles) that could be tiles beside the tiles read: not centred
     inside a read tile (a fragment of it: tiles lie side by side, not on top of each other) and
@@ -97,20 +97,21 @@ def like_the_read_tiles(
     into triangles mostly are not; with no tile read and no board, the size most of the outlines
     share: ``commonest_side``). Nothing is read from these outlines, so the size check is
     tighter than the one that decides which outlines are read at all. Outlines overlapping one
-    another are one tile: only one of them is kept. ``sureness``, given for backs: the finder's
-    core probability in each outline's middle (``FirstLook.core_at``); with no tile read and no
-    board to go by, only outlines it marked ``SURE_CORE_ALONE`` surely stay (prints of the cloth
-    mostly show weaker cores than a pile's backs), and the commonest side is theirs."""
+    another are one tile: only one of them is kept. ``look``, given for backs: the finder's look
+    that found them; with no tile read and no board to go by, only outlines whose middle its core
+    map marks ``SURE_CORE_ALONE`` surely stay (``FirstLook.core_at``: prints of the cloth mostly
+    show weaker cores than a pile's backs), and the commonest side is theirs."""
     if not outlines:
         return outlines
     candidates = np.array(outlines)
     centres = candidates.mean(1)
     keep = ~inside(centres, read).any(1)
     expected = back_sides(candidates, fit, read)
-    if expected is None and sureness is not None:
-        keep &= sureness >= SURE_CORE_ALONE
-    if expected is None and keep.sum() >= SIZED_AMONG_THEMSELVES:
-        expected = commonest_side(candidates[keep])  # no tile read to go by: the backs go by each other
+    if expected is None:  # no tile read to go by: the backs go by each other
+        if look is not None:
+            keep &= look.core_at(candidates) >= SURE_CORE_ALONE
+        if keep.sum() >= SIZED_AMONG_THEMSELVES:
+            expected = commonest_side(candidates[keep])
     if expected is not None:
         keep &= about_the_size(candidates, expected, BACK_SIZE_TOLERANCE)
     # One outline per tile: of outlines overlapping one another (a back's grain or glare can

@@ -461,8 +461,9 @@ class Reader:
             tiles = tuple(t if expected.get(t.cell) == t.numbers else _no_surer_than(t, read_surely) for t in tiles)
         read_outlines = _outlines_of(tiles)
         room = len(tile_set(max_number)) - len(tiles)  # a set has no more tiles to lie face down
-        face_down = like_the_read_tiles(face_down, read_outlines, fit, first_look.core_at(np.array(face_down)))
-        face_down = coloured_like(face_down, read_outlines, image, room)
+        face_down = coloured_like(
+            like_the_read_tiles(face_down, read_outlines, fit, first_look), read_outlines, image, room
+        )
         unread = like_the_read_tiles(unread, read_outlines, fit)
         lap("decode")
         sides = edge_lengths(read_outlines).mean(1) * first_look.scale
