@@ -250,6 +250,7 @@ def measure_core_growth(model: Path, photos: int = CORE_GROWTH_PHOTOS) -> float:
     Measured on the network's own maps, none mirrored (the committed 1.0790 was; mirrored closer
     looks give 1.0780)."""
     from datasets.studio import render, sample_scene
+    from vision.evaluate import MATCHED_WITHIN
     from vision.find import TileFinder
 
     finder = TileFinder(model)
@@ -266,7 +267,7 @@ def measure_core_growth(model: Path, photos: int = CORE_GROWTH_PHOTOS) -> float:
             distance = np.linalg.norm(found.mean(1) - truth.mean(0), axis=1)
             nearest = int(np.argmin(distance))
             side = np.linalg.norm(truth[0] - truth[1])
-            if distance[nearest] < 0.3 * side:
+            if distance[nearest] < MATCHED_WITHIN * side:
                 spread = np.linalg.norm(found[nearest] - found[nearest].mean(0), axis=1).mean()
                 ratios.append(spread / np.linalg.norm(truth - truth.mean(0), axis=1).mean())
     growth = float(np.median(ratios)) if ratios else 1.0
