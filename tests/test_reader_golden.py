@@ -334,6 +334,22 @@ def test_a_bare_table_shows_no_backs_where_the_finder_is_unsure_of_its_prints(re
     assert len(reader.read(image).face_down) == 2
 
 
+def test_a_back_left_alone_in_the_lattice_is_read_as_a_loose_tile(reader, monkeypatch):
+    # A studio test scene (2000120, 1024x768: ``triominoes datasets render --only pile --split
+    # test --seed 120 --n 1``) of eight backs and no tile face up. Two touching backs joined in
+    # the lattice; one read as no number and went to the backs, the other, its grain read as
+    # 1-2-1 at 0.19-0.48, stayed as a board of one tile. Alone, it is read as a loose tile, too
+    # unsurely to report.
+    image, truth = _fixture("lone_back_read_as_a_tile")
+    reading = reader.read(image)
+    row = compare(truth, reading.to_dict())
+    assert (row["tiles"], row["extra"], reading.tiles) == (0, 0, ())
+    assert (row["face_down"], row["face_down_found"], row["face_down_extra"]) == (8, 8, 0)
+    monkeypatch.setattr(reader_module, "BOARD_AT_LEAST", 1)  # a lone tile in the lattice a board, as before
+    (alone,) = reader.read(image).tiles
+    assert alone.cell is not None and alone.ambiguous
+
+
 def test_tiles_the_board_tiles_size_are_read_where_a_small_boards_plane_runs_wild(reader, monkeypatch):
     # A studio test photo (2000206, 640x480: black tiles about 37 pixels a side on a checked
     # cloth, an arm across the board). The plane fitted to the 12 tiles joined left of the arm

@@ -44,6 +44,7 @@ from vision.reader import (
     DECIDING_CORNERS,
     GREY_FROM_SIDE,
     _a_found_tile_across,
+    _alone_read_loose,
     _beside_the_board,
     _best_look,
     _placed_as_known,
@@ -555,6 +556,20 @@ def test_a_loose_tile_read_unsurely_is_left_unread_but_a_board_tile_never_is():
     assert _readable(tile(None, 0.6))
     assert not _readable(tile(None, 0.3))
     assert _readable(tile((0, 0), 0.3))
+
+
+def test_a_tile_alone_in_the_lattice_is_a_loose_one_but_two_joined_are_a_board():
+    # No neighbour checks a lone tile's numbers: it meets the loose tiles' bar (a back left over
+    # from a pile whose partner went to the backs, read 1-2-1 unsurely, is then unread).
+    def tile(cell) -> ReadTile:
+        corners = np.array([[0.0, 0.0], [40.0, 0.0], [20.0, 34.6]])
+        return ReadTile(cell, corners, (1, 2, 1), (0.48, 0.48, 0.19), True, True)
+
+    alone, loose = _alone_read_loose([tile((0, 0)), tile(None)])
+    assert (alone.cell, loose.cell) == (None, None)
+    assert not _readable(alone)
+    board = [tile((0, 0)), tile((1, 0)), tile(None)]
+    assert _alone_read_loose(board) is board  # unchanged
 
 
 def test_a_loose_tile_centred_inside_a_board_tile_is_a_fragment_of_it():

@@ -83,6 +83,7 @@ MISSED_CORE_ABOVE = 0.5  # ... when the finder marked a core in its middle this 
 MISSED_CORE_NONE_BELOW = 0.5  # ... and no corner reads "none" this surely
 ONE_TILE_SIZE = 1.6  # an outline within this factor of a cell's side is one tile's; larger, several run together
 READ_LOOSE_AT_LEAST = 0.5  # a loose tile whose least sure number is read less surely than this is unread
+BOARD_AT_LEAST = 2  # tiles joined in the lattice that make a board; fewer are read as loose tiles
 # A photo whose corners the classifier reads less surely than this on the whole (the mean of its
 # best number's probability) has every number flagged: decoded, they are right far less than 90%.
 HARD_TO_READ_BELOW = 0.7
@@ -452,6 +453,8 @@ class Reader:
                     up_corners[k] = np.roll(up_corners[k], -first, axis=0)
                     up_probabilities[k] = np.roll(up_probabilities[k], -first, axis=0)
                 read, max_number = read_numbers(up_probabilities, up_corners, up_cells, rules, expected, hints)
+        if not expected:  # a known board's tile keeps the cell the game has it in, alone or not
+            read = _alone_read_loose(read)
         tiles_there = _beside_the_board(read) & _faced_like_the_board(read, image)  # loose ones may be none
         readable = np.array([_readable(t) for t in read], bool)
         tiles = tuple(t for t, there, ok in zip(read, tiles_there, readable) if there and ok)
@@ -892,6 +895,18 @@ def _no_surer_than(tile: ReadTile, confidence: float) -> ReadTile:
     """The tile with no number surer than ``confidence``, flagged where that is under ``UNSURE_BELOW``."""
     confidences = tuple(min(c, confidence) for c in tile.confidences)
     return replace(tile, confidences=confidences, ambiguous=tile.ambiguous or min(confidences) < UNSURE_BELOW)
+
+
+def _alone_read_loose(tiles: list[ReadTile]) -> list[ReadTile]:
+    """The tiles read, with a board of fewer than ``BOARD_AT_LEAST`` tiles read as loose ones. A
+    tile left alone in the lattice, once the outlines joined with it were set apart as backs or
+    holes, has no neighbour to check its numbers, and a tile lying alone is read as a loose one
+    anyway (an outline that joins no other gets no cell). In a pile before the game such a tile
+    is mostly a back whose grain or print read as numbers; loose, it meets the bar for reporting
+    loose tiles (``_readable``)."""
+    if sum(t.cell is not None for t in tiles) >= BOARD_AT_LEAST:
+        return tiles
+    return [replace(t, cell=None) for t in tiles]
 
 
 def _readable(tile: ReadTile) -> bool:
