@@ -350,6 +350,25 @@ def test_a_back_left_alone_in_the_lattice_is_read_as_a_loose_tile(reader, monkey
     assert alone.cell is not None and alone.ambiguous
 
 
+def test_the_opening_tile_alone_on_an_empty_table_is_the_board_and_the_tile_added(reader):
+    # Two frames of a studio game (sequence 1000023 of ``triominoes datasets render --sequence
+    # --n 4 --seed 20 --split val --rounds 1 --max-events 40``, 640x480, black tiles about 46
+    # pixels a side): the table with two backs, then the opening 4-4-5 played alone. A tile lying
+    # alone is read as a loose one; after a photo with no tile face up, it was played first.
+    image, truth = _fixture("opening_alone")
+    earlier = load_image(FIXTURES / "opening_alone_before.jpg")
+    before = reader.read(earlier)
+    after = reader.read(image, previous=before, previous_image=earlier)
+    row = compare(truth, {**after.to_dict(), "previous": True})
+    assert (row["found"], row["extra"], row["wrong_corners"], row["score_right"]) == (1, 0, 0, 1)
+    assert [t.cell for t in after.tiles] == [(0, 0)]
+    assert (after.last_placement.legal, after.last_placement.score.total) == (True, 13)
+    # Where the earlier photo shows the tile in its place (here this photo itself stands for it),
+    # the tile lay there already, missed by the earlier reading: no opening.
+    again = reader.read(image, previous=before, previous_image=image)
+    assert (again.last_placement, again.tiles[0].cell) == (None, None)
+
+
 def test_tiles_the_board_tiles_size_are_read_where_a_small_boards_plane_runs_wild(reader, monkeypatch):
     # A studio test photo (2000206, 640x480: black tiles about 37 pixels a side on a checked
     # cloth, an arm across the board). The plane fitted to the 12 tiles joined left of the arm

@@ -245,6 +245,8 @@ class Reader:
         if from_above is not None and _best_look([sight, from_above]) is from_above:
             sight = from_above
         tiles, unread, max_number = sight.tiles, sight.unread, sight.max_number
+        if previous is not None and previous_image is not None:
+            tiles = self._opening_played(previous, previous_image, image, tiles, sight.greyed)
         face_down = _backs_from_farther(sight, sights[1:])
         rules_used = replace(rules, max_number=max_number)
         board = joined_board(tiles)
@@ -546,6 +548,23 @@ class Reader:
             return there
 
         return shown
+
+    def _opening_played(
+        self, previous: Reading, earlier: np.ndarray, image: np.ndarray, tiles: tuple[ReadTile, ...], grey: bool
+    ) -> tuple[ReadTile, ...]:
+        """The tiles read, with the round's opening tile as the board. A tile lying alone is read
+        as a loose one (``_alone_read_loose``), but where the earlier photo (``earlier``, read as
+        ``previous``) showed no tile face up and this one shows one set tile alone, that tile was
+        played first: it is the board, at cell (0, 0) (a board of one tile is in a frame of the
+        reader's choosing, turned to its first corner), and so the tile added. Unless the earlier
+        photo shows it in its place after all (``_shown_in``: its numbers read there, or the same
+        picture), a tile the earlier reading missed: validation pair 1000102, whose earlier
+        photo read nothing of its close-up."""
+        if previous.tiles or len(tiles) != 1 or tiles[0].cell is not None or not tiles[0].in_set:
+            return tiles
+        opening = replace(tiles[0], cell=(0, 0))
+        shown = self._shown_in(earlier, previous, image, (opening,), grey)
+        return tiles if shown(LatticeMap(), [PlacedTile((0, 0), opening.numbers)]) else (opening,)
 
     def _known_missed(
         self, image: np.ndarray, fit: LatticeFit, expected: dict[Cell, tuple[int, int, int]], cells: list, grey: bool
