@@ -151,7 +151,7 @@ def fuse_joins(model: onnx.ModelProto) -> onnx.ModelProto:
 
     for norm in [node for node in graph.node if node.op_type == "BatchNormalization"]:
         join = made_by[norm.input[0]]
-        upsampled, skip = sorted((made_by[name] for name in join.input), key=lambda node: node.op_type != "Resize")
+        upsampled, skip = _join_inputs(join, made_by)
         if (join.op_type, upsampled.op_type, skip.op_type, len(skip.input)) != ("Add", "Resize", "Conv", 2):
             raise ValueError(f"{norm.name} follows no skip join (an upsampled convolution plus one without bias)")
         gamma, beta, mean, variance = (array(name) for name in norm.input[1:])
@@ -172,6 +172,12 @@ def fuse_joins(model: onnx.ModelProto) -> onnx.ModelProto:
     return fused
 
 
+def _join_inputs(join: onnx.NodeProto, made_by: dict[str, onnx.NodeProto]) -> list[onnx.NodeProto]:
+    """The nodes that make the two maps a skip join's sum adds: the upsampling, then the skip
+    map's convolution."""
+    return sorted((made_by[name] for name in join.input), key=lambda node: node.op_type != "Resize")
+
+
 def full_size_as_products(model: onnx.ModelProto) -> onnx.ModelProto:
     """The exported graph with its 1x1 convolutions on full-size maps (the last skip join's two
     and the core's) computed as matrix products over the pixels. onnxruntime runs convolutions
@@ -187,7 +193,7 @@ def full_size_as_products(model: onnx.ModelProto) -> onnx.ModelProto:
     made_by = {name: node for node in graph.node for name in node.output}
     core = made_by[made_by[graph.output[0].name].input[0]]
     join = made_by[made_by[core.input[0]].input[0]]
-    upsampled, skip = sorted((made_by[name] for name in join.input), key=lambda node: node.op_type != "Resize")
+    upsampled, skip = _join_inputs(join, made_by)
     coarse = made_by[upsampled.input[0]]
     if [node.op_type for node in (core, join, upsampled, skip, coarse)] != ["Conv", "Add", "Resize", "Conv", "Conv"]:
         raise ValueError("the graph does not end in a skip join and the core's convolution")

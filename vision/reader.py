@@ -564,7 +564,7 @@ class Reader:
             return tiles
         opening = replace(tiles[0], cell=(0, 0))
         shown = self._shown_in(earlier, previous, image, (opening,), grey)
-        return tiles if shown(LatticeMap(), [PlacedTile((0, 0), opening.numbers)]) else (opening,)
+        return tiles if shown(LatticeMap(), [PlacedTile(opening.cell, opening.numbers)]) else (opening,)
 
     def _known_missed(
         self, image: np.ndarray, fit: LatticeFit, expected: dict[Cell, tuple[int, int, int]], cells: list, grey: bool
