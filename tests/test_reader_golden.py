@@ -151,6 +151,7 @@ def test_tiles_the_earlier_photo_missed_are_found_there_when_the_camera_kept_sti
     # off here, and so is the look from above, which finds them as well.)
     monkeypatch.setattr(reader_module, "_glued_again", lambda *args: None)
     monkeypatch.setattr(reader_module, "FROM_ABOVE_BELOW", 0.0)
+    monkeypatch.setattr(reader_module, "changed_only", lambda *args: None)  # the rule below, on its own
     assert _placement_right(reader, "board_kept_still") == 1
     monkeypatch.setattr(reader_module, "camera_kept_still", lambda *args: False)
     assert _placement_right(reader, "board_kept_still") == 0
@@ -160,9 +161,19 @@ def test_of_several_new_tiles_the_one_whose_cell_alone_changed_was_added(reader,
     # A test pair of black tiles on felt (seed 2000006, 640x480): the earlier reading holds 21
     # tiles, this one 24. Of the tiles that look new, the added tile's cell alone changed, with
     # the photo around it as it was.
+    monkeypatch.setattr(reader_module, "changed_only", lambda *args: None)  # the rule below, on its own
     assert _placement_right(reader, "added_among_missed") == 1
     monkeypatch.setattr(reader_module, "changed_alone", lambda *args: None)
     assert _placement_right(reader, "added_among_missed") == 0
+
+
+def test_the_one_cell_that_changed_holds_the_tile_added_however_the_readings_differ(reader, monkeypatch):
+    # A test pair of 22 ivory tiles 28 px a side (seed 2000011, 640x480): each photo misreads
+    # other small tiles, so by their numbers the two readings' boards cannot be matched at all.
+    # The camera kept still, and of all the tiles read only the added tile's cell changed.
+    assert _placement_right(reader, "added_where_readings_differ") == 1
+    monkeypatch.setattr(reader_module, "changed_only", lambda *args: None)
+    assert _placement_right(reader, "added_where_readings_differ") == 0
 
 
 def test_reading_shape_and_timings(readings):

@@ -14,7 +14,7 @@ from engine.scoring import judge_placement
 from engine.simulate import random_board
 from models.classes import NO_NUMBER
 from models.finder_data import core_map
-from vision.added import changed_alone, frame_map, last_placement
+from vision.added import changed_alone, changed_only, frame_map, last_placement
 from vision.backs import (
     _cie_lab,
     blank_apart,
@@ -312,6 +312,46 @@ def test_a_tile_in_both_photos_is_no_rival_of_the_one_added_but_a_hand_moving_is
     hand = earlier.copy()
     cv2.rectangle(hand, (200, 40), (420, 200), (150, 170, 220), -1)
     assert changed_alone(hand, now, tiles) is None
+
+
+def test_the_tile_added_is_the_one_cell_that_changed_where_nothing_else_did():
+    # A camera kept still: three tiles read, two of them there in both photos; the third was put
+    # on bare table. Only its middle changed, and the table around it stayed as it was.
+    rng = np.random.default_rng(2)
+    earlier = np.clip(rng.normal(120, 4, (240, 480, 3)), 0, 255).astype(np.uint8)
+    tiles = np.array([[[60, 60], [100, 130], [20, 130]], [[210, 60], [250, 130], [170, 130]]], float)
+    tiles = np.concatenate([tiles, tiles[:1] + (320, 0)])
+    for tile in tiles[:2]:
+        cv2.fillPoly(earlier, [tile.astype(np.int32)], (225, 225, 215))
+    now = earlier.copy()
+    cv2.fillPoly(now, [tiles[2].astype(np.int32)], (225, 225, 215))
+    assert changed_only(earlier, now, tiles) == 2
+    assert changed_only(earlier, cv2.convertScaleAbs(now, alpha=1.0, beta=30), tiles) == 2  # the light turned up
+    # Two tiles put down since: no guess. A hand by the added tile in the earlier photo, reaching
+    # well past it, changed its surroundings too. Photos of two sizes: no answer.
+    two_added = earlier.copy()
+    cv2.fillPoly(two_added, [tiles[0].astype(np.int32)], (90, 60, 40))
+    cv2.fillPoly(two_added, [tiles[2].astype(np.int32)], (225, 225, 215))
+    assert changed_only(earlier, two_added, tiles) is None
+    hand = earlier.copy()
+    cv2.rectangle(hand, (280, 40), (479, 200), (150, 170, 220), -1)
+    assert changed_only(hand, now, tiles) is None
+    assert changed_only(earlier[:200], now, tiles) is None
+
+
+def test_the_cell_that_changed_is_judged_though_the_two_readings_cannot_be_matched():
+    # Every tile of the earlier reading misread: by their numbers the boards match nowhere, but
+    # the one cell that changed names the tile added, judged against this photo's other tiles.
+    rules = get_rules("pressman-us")
+    after = random_board(8, 12)
+    placed = after.placements[-1]
+    misread = Board(tuple(PlacedTile(p.cell, (9, 9, 9)) for p in after.placements[:-1]))
+    assert last_placement(misread, after, rules)[0] is None
+    result, note = last_placement(misread, after, rules, changed=placed.cell)
+    assert result.cell == placed.cell and result.corners == placed.corners and note is None
+    assert result == last_placement(Board(after.placements[:-1]), after, rules)[0]
+    result, note = last_placement(misread, after, rules, changed=(99, 99))  # no tile read there
+    assert result is None and "not on the board" in note
 
 
 def test_a_new_tile_no_set_holds_or_already_played_is_not_the_one_added():

@@ -67,6 +67,7 @@ def last_placement(
     loose_before: Collection[Tile] = (),
     shown_before: ShownBefore | None = None,
     previous_is_known: bool = False,
+    changed: Cell | None = None,
 ) -> tuple[PlacementResult | None, str | None]:
     """The one tile added since the previous photo, judged against the rest; or a note why not.
 
@@ -83,7 +84,16 @@ def last_placement(
     then no tile is scored, rather than a guess.
     ``previous_is_known``: the previous board is the game's own (every tile placed and scored),
     so the added tile is judged against it rather than against this photo's other tiles, which
-    can hold a phantom beside it or miss a neighbour under a hand."""
+    can hold a phantom beside it or miss a neighbour under a hand.
+    ``changed``: the cell of this photo that alone changed since the previous one, taken from
+    the same place (``changed_only``): the tile there is the one added, whatever the two
+    readings made of the others (small tiles read otherwise in each photo look new, and
+    mislead the frame map), and it is judged against this photo's other tiles."""
+    if changed is not None:
+        new = [p for p in current.placements if p.cell == changed]
+        if len(new) != 1:
+            return None, "the tile added since the previous photo is not on the board"
+        return judge_placement(Board(tuple(p for p in current.placements if p is not new[0])), new[0], rules), None
     mapping = frame_map(previous, current) if len(previous) else LatticeMap()
     if mapping is None:
         return None, "the previous photo's tiles cannot be matched to this one"
@@ -131,8 +141,42 @@ def changed_alone(earlier: np.ndarray, image: np.ndarray, triangles: np.ndarray)
     own cell; a tile that a hand, a sleeve or a cup hid in the earlier photo changes around it
     too, where that thing moved away; a tile whose middle did not change lay there in both
     photos (one past the frame's edge, which the earlier photo's reading left out), so it is no
-    rival. A pixel counts as changed when it moved more than ``CHANGED_BY`` grey levels (more in
-    noisy photos) past the shift the whole photo took (the light, the camera's exposure)."""
+    rival."""
+    changes = _cell_changes(earlier, image, triangles)
+    if changes is None:
+        return None
+    inside, around = changes
+    candidates = np.nonzero(inside >= CELL_CHANGED)[0]
+    if not len(candidates):
+        return None
+    best = candidates[np.argmin(around[candidates])]
+    quieter_than = np.append(around[candidates[candidates != best]], inside[best])
+    return int(best) if around[best] < QUIETER_AROUND * quieter_than.min() else None
+
+
+def changed_only(earlier: np.ndarray, image: np.ndarray, triangles: np.ndarray) -> int | None:
+    """Of all (N, 3, 2) tiles read in ``image``, taken from where ``earlier`` was, the one whose
+    middle changed where no other's did, around it the photo changing less than
+    ``QUIETER_AROUND`` times as much as in its middle (a hand still near it changes that too);
+    or None. Nothing else moved: that is the tile a player added."""
+    changes = _cell_changes(earlier, image, triangles)
+    if changes is None:
+        return None
+    inside, around = changes
+    changed = np.nonzero(inside >= CELL_CHANGED)[0]
+    if len(changed) != 1 or around[changed[0]] >= QUIETER_AROUND * inside[changed[0]]:
+        return None
+    return int(changed[0])
+
+
+def _cell_changes(
+    earlier: np.ndarray, image: np.ndarray, triangles: np.ndarray
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """(N,) shares of changed pixels in the middle of each of the (N, 3, 2) tiles of ``image``
+    and in a ring around it, against ``earlier`` taken from the same place; None where the two
+    photos differ in size. A pixel counts as changed when it moved more than ``CHANGED_BY`` grey
+    levels (more in noisy photos) past the shift the whole photo took (the light, the camera's
+    exposure)."""
     if earlier.shape != image.shape:
         return None
     before, now = (to_grey(photo) for photo in (earlier, image))
@@ -153,12 +197,7 @@ def changed_alone(earlier: np.ndarray, image: np.ndarray, triangles: np.ndarray)
         ring = (outer_mask > 0) & (cell == 0)
         inside[k] = changed[middle > 0].mean() if middle.any() else 0.0
         around[k] = changed[ring].mean() if ring.any() else 1.0
-    candidates = np.nonzero(inside >= CELL_CHANGED)[0]
-    if not len(candidates):
-        return None
-    best = candidates[np.argmin(around[candidates])]
-    quieter_than = np.append(around[candidates[candidates != best]], inside[best])
-    return int(best) if around[best] < QUIETER_AROUND * quieter_than.min() else None
+    return inside, around
 
 
 def looks_alike(

@@ -37,6 +37,7 @@ from vision.added import (
     ShownBefore,
     camera_kept_still,
     changed_alone,
+    changed_only,
     frame_map,
     last_placement,
     looks_alike,
@@ -287,12 +288,13 @@ class Reader:
             notes.append("the game's board cannot be matched to the tiles in this photo")
         last, note = None, None
         if previous is not None:
-            shown_before = (
-                self._shown_in(previous_image, previous, image, tiles, sight.greyed)
-                if previous_image is not None
-                else None
+            shown_before, changed = None, None
+            if previous_image is not None:
+                shown_before = self._shown_in(previous_image, previous, image, tiles, sight.greyed)
+                changed = _the_cell_that_changed(previous_image, image, tiles)
+            last, note = last_placement(
+                previous.board, board, rules_used, previous.loose_tiles, shown_before, changed=changed
             )
-            last, note = last_placement(previous.board, board, rules_used, previous.loose_tiles, shown_before)
         elif known is not None:
             last, note = last_placement(known, board, rules_used, previous_is_known=sight.knows_the_board)
         if note:
@@ -711,6 +713,15 @@ def _shows(probabilities: np.ndarray, numbers: np.ndarray | Sequence[tuple[int, 
     numbers = np.asarray(numbers, np.intp).reshape(-1, 3)  # (0, 3) for no tiles, not floats
     read = np.take_along_axis(probabilities, numbers[:, :, None], axis=2)[:, :, 0]
     return (read > probabilities[:, :, NO_NUMBER]).all(1)
+
+
+def _the_cell_that_changed(earlier: np.ndarray, image: np.ndarray, tiles: Sequence[ReadTile]) -> Cell | None:
+    """The cell of the one board tile whose place changed since ``earlier``, taken from the same
+    place, where no other tile's did (``changed_only``): the tile added, whatever either photo's
+    reading made of the others."""
+    on_board = [t for t in tiles if t.cell is not None]
+    only = changed_only(earlier, image, _outlines_of(on_board))
+    return None if only is None else on_board[only].cell
 
 
 def _outlines_of(tiles: Sequence[ReadTile]) -> np.ndarray:
