@@ -337,6 +337,7 @@ def test_the_tile_added_is_the_one_cell_that_changed_where_nothing_else_did():
     cv2.rectangle(hand, (280, 40), (479, 200), (150, 170, 220), -1)
     assert changed_only(hand, now, tiles) is None
     assert changed_only(earlier[:200], now, tiles) is None
+    assert changed_only(earlier, now, tiles[:0]) is None  # no tile on the board
 
 
 def test_the_cell_that_changed_is_judged_though_the_two_readings_cannot_be_matched():

@@ -174,10 +174,10 @@ def _cell_changes(
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """(N,) shares of changed pixels in the middle of each of the (N, 3, 2) tiles of ``image``
     and in a ring around it, against ``earlier`` taken from the same place; None where the two
-    photos differ in size. A pixel counts as changed when it moved more than ``CHANGED_BY`` grey
-    levels (more in noisy photos) past the shift the whole photo took (the light, the camera's
-    exposure)."""
-    if earlier.shape != image.shape:
+    photos differ in size or there is no tile. A pixel counts as changed when it moved more than
+    ``CHANGED_BY`` grey levels (more in noisy photos) past the shift the whole photo took (the
+    light, the camera's exposure)."""
+    if earlier.shape != image.shape or not len(triangles):
         return None
     before, now = (to_grey(photo) for photo in (earlier, image))
     small = min(1.0, CHANGE_NOISE_PX / max(now.shape))
