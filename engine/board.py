@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from engine.lattice import Cell, LatticeMap, Point, cell_corners, cells_around, edge_neighbours, shared_points
@@ -106,6 +106,10 @@ class Board:
 
     def without_last(self) -> Board:
         return Board(self.placements[:-1])
+
+    def without(self, cells: Collection[Cell]) -> Board:
+        """The board with the tiles in these cells taken away (the rest in their order)."""
+        return Board(tuple(p for p in self.placements if p.cell not in cells))
 
     def moved(self, mapping: LatticeMap) -> Board:
         """The same tiles in another lattice frame (each photo, and the game, picks its own)."""

@@ -276,3 +276,10 @@ def test_illegal_placement_is_still_scored():
 def test_unknown_preset_is_named():
     with pytest.raises(ValueError, match="unknown rule preset 'house'"):
         get_rules("house")
+
+
+def test_a_board_without_some_cells_keeps_the_rest_in_order():
+    board = HEXAGON.with_tile(HEXAGON_MOVE)
+    assert board.without({(1, 0), (2, 1)}).placements == tuple(p for i, p in enumerate(HEXAGON.placements) if i != 1)
+    assert board.without(set()) == board and board.without({(9, 9)}) == board
+    assert HEXAGON.without({HEXAGON.placements[-1].cell}) == HEXAGON.without_last()

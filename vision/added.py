@@ -90,10 +90,9 @@ def last_placement(
     readings made of the others (small tiles read otherwise in each photo look new, and
     mislead the frame map), and it is judged against this photo's other tiles."""
     if changed is not None:
-        new = [p for p in current.placements if p.cell == changed]
-        if len(new) != 1:
+        if changed not in current:
             return None, "the tile added since the previous photo is not on the board"
-        return judge_placement(Board(tuple(p for p in current.placements if p is not new[0])), new[0], rules), None
+        return judge_placement(current.without({changed}), current.by_cell[changed], rules), None
     mapping = frame_map(previous, current) if len(previous) else LatticeMap()
     if mapping is None:
         return None, "the previous photo's tiles cannot be matched to this one"
@@ -111,10 +110,7 @@ def last_placement(
         return None, f"{len(new)} tiles were added since the previous photo, not one"
     gone = len(earlier - {p.cell for p in current.placements})
     note = f"{gone} tiles of the previous photo are missing" if gone else None
-    if previous_is_known:
-        before = previous.moved(mapping)
-    else:
-        before = Board(tuple(p for p in current.placements if p is not new[0]))
+    before = previous.moved(mapping) if previous_is_known else current.without({new[0].cell})
     result = judge_placement(before, new[0], rules)
     if looked_new > 1 and not result.legal:  # the others set aside: then only a legal tile is worth a score
         return None, f"{looked_new} tiles were added since the previous photo, not one"

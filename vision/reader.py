@@ -169,7 +169,7 @@ class _Known:
     @functools.cached_property
     def sure(self) -> Board:
         """The tiles placed from a sure reading: they set the board's frame in a photo."""
-        return Board(tuple(p for p in self.board.placements if p.cell not in self.provisional))
+        return self.board.without(self.provisional)
 
 
 class Reader:
