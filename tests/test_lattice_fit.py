@@ -2,6 +2,7 @@
 
 import math
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -337,3 +338,17 @@ def test_near_the_board_means_on_it_or_in_a_cell_sharing_an_edge_with_it():
     assert fit.near_the_board(centres(board | beside)).all()
     assert not fit.near_the_board(centres(round_a_corner)).any()
     assert fit.near_the_board(np.zeros((0, 2))).shape == (0,)
+
+
+def test_frontier_leaves_out_cells_whose_corners_collapsed():
+    # A board glued wrongly can show two lattice points at one place: a cell beside it with
+    # both is no tile's place, and its corners could not be cut into crops.
+    _board, _H, _rng, outlines = photographed(12, 25, 30, noise=0.01, gap=0.02)
+    fit = fit_lattice(outlines)
+    cells, _ = fit.frontier()
+    first, second = cell_corners(cells[0])[:2]
+    folded = replace(fit, points={**fit.points, second: fit.points.get(first, fit.where(first))})
+    folded_cells, triangles = folded.frontier()
+    assert cells[0] not in folded_cells and len(folded_cells) < len(cells)
+    edges = np.linalg.norm(triangles - np.roll(triangles, 1, axis=1), axis=2)
+    assert (edges.min(1) > 0.3 * fit.side_px).all()

@@ -26,7 +26,7 @@ from vision.backs import (
     lying_face_down,
     unlike_any_number,
 )
-from vision.crops import greyed
+from vision.crops import corner_crops, greyed
 from vision.find import (
     ZOOM_TO_SIDE,
     FirstLook,
@@ -970,3 +970,13 @@ def test_greyed_crops_keep_each_pixels_brightness_in_all_three_channels():
     assert grey.shape == crops.shape and grey.dtype == np.uint8
     assert (grey == grey[:, :1]).all()
     assert np.abs(grey[:, 0].astype(float) - crops.mean(1)).max() <= 0.5
+
+
+def test_a_triangle_with_no_area_is_cut_into_blank_crops():
+    photo = np.random.default_rng(0).integers(0, 256, (120, 160, 3), np.uint8)
+    tile = _triangle((80, 60), 50)
+    collapsed = np.array([[30.0, 40.0], [30.0, 40.0], [90.0, 70.0]])  # two corners at one point
+    crops = corner_crops(photo, np.stack([tile, collapsed]))
+    assert crops.shape == (6, 3, 32, 32)
+    assert (crops[3:] == crops[3:, :, :1, :1]).all()  # one pixel of the photo throughout
+    assert crops[:3].std() > 20  # the tile beside it is cut as ever

@@ -47,7 +47,12 @@ def corner_crops(image: np.ndarray, triangles: np.ndarray) -> np.ndarray:
     # The affine maps sending each source triangle onto CANONICAL, all solved at once:
     # [x y 1] @ M.T = canonical, for the three corners.
     homogeneous = np.concatenate([sources, np.ones((len(sources), 3, 1))], axis=2)
+    # A triangle with no area (corners at one point or on a line) maps onto no crop: its crops
+    # are blank, one pixel of the photo throughout, which reads as no number.
+    collapsed = np.abs(np.linalg.det(homogeneous)) < 1e-9
+    homogeneous[collapsed] = np.eye(3)
     maps = np.linalg.solve(homogeneous, np.broadcast_to(CANONICAL, sources.shape)).transpose(0, 2, 1)
+    maps[collapsed] = 0.0
     colour = to_colour(image)
     crops = np.empty((len(sources), CROP_PX, CROP_PX, 3), np.uint8)
     for k, M in enumerate(maps):

@@ -47,6 +47,7 @@ APART_BOARD_AT_LEAST = 6  # ... and the board this many (fewer fit any plane)
 PLANE_SIZE_TOLERANCE = 1.3  # the board's plane must predict its median tile's side this closely (factor)
 JOIN_TOLERANCE = 0.3  # corners closer than this (tile sides) are one lattice point ...
 LOOSER_JOIN = 0.6  # ... or this, when at that tolerance ...
+COLLAPSED_BELOW = 0.1  # a cell beside the board with less of an equilateral triangle's area (``_spread``) is no place
 GLUED_TOO_FEW = 0.3  # ... fewer than this share of the outlines glued into a board with a trusted plane
 
 
@@ -76,12 +77,16 @@ class LatticeFit:
 
     def frontier(self, also_taken: Iterable[Cell] = ()) -> tuple[list[Cell], np.ndarray]:
         """Empty cells next to the board (``also_taken`` counts as board too), with where their
-        corners would be in the photo, in cell order. Used to look for tiles the finder missed."""
+        corners would be in the photo, in cell order. Used to look for tiles the finder missed.
+        A cell whose corners the board's tiles show collapsed (two lattice points at one place,
+        where a board glued wrongly folds over itself) is no place a tile could show: left out."""
         if self.homography is None:
             return [], np.zeros((0, 3, 2))
         occupied = {c for c in self.cells if c is not None} | set(also_taken)
         cells = sorted({n for c in occupied for n in edge_neighbours(c)} - occupied)
-        return cells, self.triangles(cells)
+        triangles = self.triangles(cells)
+        proper = np.flatnonzero(_spread(triangles) >= COLLAPSED_BELOW)
+        return [cells[k] for k in proper], triangles[proper]
 
     def _board_extent(self) -> tuple[np.ndarray, np.ndarray]:
         """The lowest and highest plane x and y (edge units) of the board's lattice points."""
@@ -122,6 +127,16 @@ class LatticeFit:
         """(N, 3, 2) where each cell's corners lie in the photo, in cell order (``where``)."""
         corners = [[self.where(point) for point in cell_corners(cell)] for cell in cells]
         return np.array(corners, np.float64).reshape(-1, 3, 2)
+
+
+def _spread(triangles: np.ndarray) -> np.ndarray:
+    """(N,) each of (N, 3, 2) triangles' area over that of an equilateral triangle on its longest
+    side: 1 for an equilateral one, 0.5 for one seen 60 degrees off vertical along an edge's
+    normal, 0 for corners at one point or on a line."""
+    edges = np.roll(triangles, -1, axis=1) - triangles
+    area = np.abs(edges[:, 0, 0] * edges[:, 1, 1] - edges[:, 0, 1] * edges[:, 1, 0]) / 2
+    longest = np.linalg.norm(edges, axis=2).max(1)
+    return area / np.maximum(math.sqrt(3) / 4 * longest**2, 1e-12)
 
 
 def _clusters(points: np.ndarray, radius: float) -> np.ndarray:
