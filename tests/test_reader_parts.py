@@ -340,6 +340,19 @@ def test_the_tile_added_is_the_one_cell_that_changed_where_nothing_else_did():
     assert changed_only(earlier, now, tiles[:0]) is None  # no tile on the board
 
 
+def test_a_tile_put_down_in_the_colour_of_the_table_is_a_change():
+    # A wooden tile on a blue cloth: its grey matches the cloth's, its colours do not.
+    rng = np.random.default_rng(3)
+    cloth, wood = (170, 100, 60), (30, 80, 160)  # BGR, both about 97 grey levels
+    assert abs(float(np.dot(cloth, (0.114, 0.587, 0.299))) - float(np.dot(wood, (0.114, 0.587, 0.299)))) < 5
+    earlier = np.clip(rng.normal(0, 4, (240, 480, 3)) + cloth, 0, 255).astype(np.uint8)
+    tiles = np.array([[[60, 60], [100, 130], [20, 130]], [[210, 60], [250, 130], [170, 130]]], float)
+    cv2.fillPoly(earlier, [tiles[0].astype(np.int32)], (225, 225, 215))
+    now = earlier.copy()
+    cv2.fillPoly(now, [tiles[1].astype(np.int32)], wood)
+    assert changed_only(earlier, now, tiles) == 1
+
+
 def test_the_cell_that_changed_is_judged_though_the_two_readings_cannot_be_matched():
     # Every tile of the earlier reading misread: by their numbers the boards match nowhere, but
     # the one cell that changed names the tile added, judged against this photo's other tiles.

@@ -14,13 +14,13 @@ from engine.lattice import Cell, LatticeMap, maps_onto
 from engine.rules import Rules
 from engine.scoring import PlacementResult, judge_placement
 from engine.tiles import Tile
-from vision.crops import to_grey, window_around
+from vision.crops import to_colour, to_grey, windows_around
 from vision.find import about_centre, edge_lengths
 from vision.records import ReadTile
 
 LOOK_AGAIN_TILES = 3  # board tiles of the previous photo needed to put a cell there by their plane
 STILL_SHIFT = 0.1  # tiles of both photos this close (tile sides) show a camera kept still
-CHANGED_BY = 20  # a pixel of two photos from one place changed by more grey levels than this ...
+CHANGED_BY = 20  # a pixel of two photos from one place changed when a colour moved more levels than this ...
 CHANGE_OVER_NOISE = 4.0  # ... or than this many times the photos' median difference (past their shift)
 CHANGE_NOISE_PX = 640  # the photos are compared whole shrunk to this long side, for that median
 CELL_MIDDLE = 0.8  # a cell's middle: its triangle shrunk this much about its centre ...
@@ -170,30 +170,42 @@ def _cell_changes(
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """(N,) shares of changed pixels in the middle of each of the (N, 3, 2) tiles of ``image``
     and in a ring around it, against ``earlier`` taken from the same place; None where the two
-    photos differ in size or there is no tile. A pixel counts as changed when it moved more than
-    ``CHANGED_BY`` grey levels (more in noisy photos) past the shift the whole photo took (the
-    light, the camera's exposure)."""
+    photos differ in size or there is no tile. A pixel counts as changed when any of its colours
+    moved more than ``CHANGED_BY`` levels (more in noisy photos) past the shift the whole photo
+    took (the light, the camera's exposure): a wooden tile on a blue cloth can show the
+    cloth's grey. The photos are compared once over the part that holds the tiles and their
+    rings, not tile by tile: the rings overlap."""
     if earlier.shape != image.shape or not len(triangles):
         return None
-    before, now = (to_grey(photo) for photo in (earlier, image))
+    before, now = (to_colour(photo) for photo in (earlier, image))
     small = min(1.0, CHANGE_NOISE_PX / max(now.shape))
-    shrunk = [
-        cv2.resize(g, None, fx=small, fy=small, interpolation=cv2.INTER_AREA).astype(np.float32) for g in (before, now)
-    ]
-    offset = float(np.median(shrunk[1] - shrunk[0]))  # the light or the exposure changed everywhere
-    threshold = max(CHANGED_BY, CHANGE_OVER_NOISE * float(np.median(np.abs(shrunk[1] - shrunk[0] - offset))))
+    shrunk = [cv2.resize(g, None, fx=small, fy=small, interpolation=cv2.INTER_AREA) for g in (before, now)]
+    # The light or the exposure changed everywhere: each colour's median shift.
+    offset = np.median(shrunk[1].reshape(-1, 3).astype(np.int16) - shrunk[0].reshape(-1, 3), axis=0)
+    threshold = max(CHANGED_BY, CHANGE_OVER_NOISE * float(np.median(_moved(*shrunk, offset))))
+    windows = windows_around(about_centre(triangles, AROUND_OUTER), now.shape)
+    left, top = windows[:, :2].min(0)
+    right, bottom = windows[:, 2:].max(0)
+    blurred = (cv2.GaussianBlur(photo[top:bottom, left:right], (5, 5), 0) for photo in (before, now))
+    changed = _moved(*blurred, offset) > threshold
     inside, around = np.zeros(len(triangles)), np.zeros(len(triangles))
-    for k, triangle in enumerate(triangles):  # one small window per tile
-        window, (left, top) = window_around(about_centre(triangle, AROUND_OUTER), now.shape)
-        earlier_here, now_here = (cv2.GaussianBlur(g[window], (5, 5), 0).astype(np.float32) for g in (before, now))
-        changed = np.abs(now_here - earlier_here - offset) > threshold
-        middle, cell, outer_mask = (np.zeros(changed.shape, np.uint8) for _ in range(3))
+    for k, (triangle, (x0, y0, x1, y1)) in enumerate(zip(triangles, windows - (left, top, left, top))):
+        here = changed[y0:y1, x0:x1]  # one small window per tile
+        middle, cell, outer_mask = (np.zeros(here.shape, np.uint8) for _ in range(3))
         for mask, scale in ((middle, CELL_MIDDLE), (cell, AROUND_INNER), (outer_mask, AROUND_OUTER)):
-            cv2.fillPoly(mask, [np.round(about_centre(triangle, scale) - (left, top)).astype(np.int32)], 1)
+            cv2.fillPoly(mask, [np.round(about_centre(triangle, scale) - (left + x0, top + y0)).astype(np.int32)], 1)
         ring = (outer_mask > 0) & (cell == 0)
-        inside[k] = changed[middle > 0].mean() if middle.any() else 0.0
-        around[k] = changed[ring].mean() if ring.any() else 1.0
+        inside[k] = here[middle > 0].mean() if middle.any() else 0.0
+        around[k] = here[ring].mean() if ring.any() else 1.0
     return inside, around
+
+
+def _moved(before: np.ndarray, now: np.ndarray, offset: np.ndarray) -> np.ndarray:
+    """(H, W) uint8: how far the colour of each pixel of two (H, W, 3) uint8 photos moved past
+    ``offset`` (3,) levels, in the channel that moved most."""
+    shifted = cv2.add(before, tuple(float(x) for x in offset) + (0.0,))  # saturating: a pixel past white stays white
+    blue, green, red = cv2.split(cv2.absdiff(now, shifted))
+    return cv2.max(cv2.max(blue, green), red)
 
 
 def looks_alike(
