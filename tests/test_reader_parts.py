@@ -14,7 +14,7 @@ from engine.scoring import judge_placement
 from engine.simulate import random_board
 from models.classes import NO_NUMBER
 from models.finder_data import core_map
-from vision.added import changed_alone, changed_only, frame_map, last_placement
+from vision.added import changed_alone, changed_beside, changed_only, frame_map, last_placement
 from vision.backs import (
     _cie_lab,
     blank_apart,
@@ -351,6 +351,30 @@ def test_a_tile_put_down_in_the_colour_of_the_table_is_a_change():
     now = earlier.copy()
     cv2.fillPoly(now, [tiles[1].astype(np.int32)], wood)
     assert changed_only(earlier, now, tiles) == 1
+
+
+def test_a_tile_the_finder_missed_is_the_one_empty_cell_that_changed_where_no_tile_did():
+    # A camera kept still: two tiles read on the board, two empty cells beside it. A tile was
+    # put down in the second, and the finder missed it (a pale tile on pale paper).
+    rng = np.random.default_rng(4)
+    earlier = np.clip(rng.normal(200, 4, (240, 480, 3)), 0, 255).astype(np.uint8)
+    board = np.array([[[60, 60], [100, 130], [20, 130]], [[140, 60], [180, 130], [100, 130]]], float)
+    empty = np.concatenate([board[:1] + (240, 0), board[:1] + (320, 0)])
+    for tile in board:
+        cv2.fillPoly(earlier, [tile.astype(np.int32)], (60, 60, 60))
+    now = earlier.copy()
+    cv2.fillPoly(now, [empty[1].astype(np.int32)], (235, 240, 245))
+    cv2.fillPoly(now, [about_centre(empty[1], 0.6).astype(np.int32)], (120, 120, 120))  # its numbers
+    assert changed_beside(earlier, now, board, empty) == 1
+    # A tile read changed too (a hand's shadow, a tile half out of the frame): no guess; nor
+    # where both empty cells changed, or nothing did.
+    shadow = now.copy()
+    cv2.fillPoly(shadow, [about_centre(board[1], 0.5).astype(np.int32)], (20, 20, 20))
+    assert changed_beside(earlier, shadow, board, empty) is None
+    both = now.copy()
+    cv2.fillPoly(both, [empty[0].astype(np.int32)], (120, 120, 120))
+    assert changed_beside(earlier, both, board, empty) is None
+    assert changed_beside(earlier, earlier, board, empty) is None
 
 
 def test_the_cell_that_changed_is_judged_though_the_two_readings_cannot_be_matched():

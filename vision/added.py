@@ -26,6 +26,7 @@ CHANGE_NOISE_PX = 640  # the photos are compared whole shrunk to this long side,
 CELL_MIDDLE = 0.8  # a cell's middle: its triangle shrunk this much about its centre ...
 CELL_CHANGED = 0.2  # ... changed when this share of its pixels did
 AROUND_INNER, AROUND_OUTER = 1.15, 2.0  # around a cell: between its triangle grown these much
+STILL_BELOW = 0.1  # a tile read whose middle changed less than this share lay there in both photos
 QUIETER_AROUND = 0.5  # the tile added changed its surroundings less than this share of any other's
 LOOK_PX = 24  # the side of the patch two photos of one cell are compared in
 
@@ -156,9 +157,27 @@ def changed_only(earlier: np.ndarray, image: np.ndarray, triangles: np.ndarray) 
     ``QUIETER_AROUND`` times as much as in its middle (a hand still near it changes that too);
     or None. Nothing else moved: that is the tile a player added."""
     changes = _cell_changes(earlier, image, triangles)
-    if changes is None:
+    return None if changes is None else _the_one_changed(*changes)
+
+
+def changed_beside(earlier: np.ndarray, image: np.ndarray, board: np.ndarray, empty: np.ndarray) -> int | None:
+    """Of the (M, 3, 2) empty cells beside the board of ``image``, taken from where ``earlier``
+    was, the one where a tile appeared that the finder missed (a light tile on pale paper, a
+    wooden one on a wooden table): its middle changed where no other empty cell's did, around
+    it the photo changing less than ``QUIETER_AROUND`` times as much, and no tile of the (N, 3,
+    2) ``board`` read changed even ``STILL_BELOW`` of its middle (a tile the finder found, half
+    out of the frame, changes a little and spills into the cell beside it); or None."""
+    changes = _cell_changes(earlier, image, np.concatenate([board, empty]))
+    if changes is None or (changes[0][: len(board)] >= STILL_BELOW).any():
         return None
-    inside, around = changes
+    inside, around = (share[len(board) :] for share in changes)
+    return _the_one_changed(inside, around)
+
+
+def _the_one_changed(inside: np.ndarray, around: np.ndarray) -> int | None:
+    """The one of the cells whose middles changed (``inside``, shares of their pixels:
+    ``CELL_CHANGED``) while no other's did, the photo around it (``around``) changing less than
+    ``QUIETER_AROUND`` times as much as its middle; or None."""
     changed = np.nonzero(inside >= CELL_CHANGED)[0]
     if len(changed) != 1 or around[changed[0]] >= QUIETER_AROUND * inside[changed[0]]:
         return None

@@ -37,6 +37,7 @@ from vision.added import (
     ShownBefore,
     camera_kept_still,
     changed_alone,
+    changed_beside,
     changed_only,
     frame_map,
     last_placement,
@@ -199,8 +200,10 @@ class Reader:
     ) -> Reading:
         """``previous``: the reading of an earlier photo, to find and score the one tile added
         since; ``previous_image``: that photo, where the reader looks again when several tiles
-        seem new (the earlier photo's finder may have missed one). ``known``: the board as a
-        live game knows it (every tile seen placed and scored, in the game's own lattice frame):
+        seem new (the earlier photo's finder may have missed one) and, from a camera kept
+        still, finds the cell that alone changed (also where this photo's finder missed the
+        tile added). ``known``: the board as a live game knows it (every tile seen placed and
+        scored, in the game's own lattice frame):
         its tiles are expected where they lie, so a misread number gives way to what the game
         knows, and without ``previous`` the tile added is scored against it; but for its
         ``provisional`` cells, placed from an unsure reading, whose numbers are only hints
@@ -246,8 +249,14 @@ class Reader:
         if from_above is not None and _best_look([sight, from_above]) is from_above:
             sight = from_above
         tiles, unread, max_number = sight.tiles, sight.unread, sight.max_number
+        changed = None
         if previous is not None and previous_image is not None:
             tiles = self._opening_played(previous, previous_image, image, tiles, sight.greyed)
+            changed = _the_cell_that_changed(previous_image, image, tiles)
+            if changed is None:
+                sight, changed = self._missed_tile_added(previous_image, image, sight, rules, first_look, lap, game)
+                if changed is not None:
+                    tiles, unread, max_number = sight.tiles, sight.unread, sight.max_number
         face_down = _backs_from_farther(sight, sights[1:])
         rules_used = replace(rules, max_number=max_number)
         board = joined_board(tiles)
@@ -288,10 +297,9 @@ class Reader:
             notes.append("the game's board cannot be matched to the tiles in this photo")
         last, note = None, None
         if previous is not None:
-            shown_before, changed = None, None
+            shown_before = None
             if previous_image is not None:
                 shown_before = self._shown_in(previous_image, previous, image, tiles, sight.greyed)
-                changed = _the_cell_that_changed(previous_image, image, tiles)
             last, note = last_placement(
                 previous.board, board, rules_used, previous.loose_tiles, shown_before, changed=changed
             )
@@ -550,6 +558,47 @@ class Reader:
             return there
 
         return shown
+
+    def _missed_tile_added(
+        self,
+        earlier: np.ndarray,
+        image: np.ndarray,
+        sight: _Sight,
+        rules: Rules,
+        first_look: FirstLook,
+        lap: Callable[[str], None],
+        known: _Known | None,
+    ) -> tuple[_Sight, Cell | None]:
+        """The sight with the tile added since ``earlier``, taken from the same place, where
+        the finder missed it, and that tile's cell: the one empty cell beside the board that
+        changed while no tile read did (``changed_beside``) is read again with an outline there
+        (in place of any loose or unread outline lying across it). The sight as it was, and None,
+        where no such cell changed or reading it again joins no tile there."""
+        board = [t for t in sight.tiles if t.cell is not None]
+        _, beside = sight.fit.frontier(also_taken={t.cell for t in board})
+        beside = beside[_in_view(beside, image)]
+        if not board or not len(beside):
+            return sight, None
+        only = changed_beside(earlier, image, _outlines_of(board), beside)
+        if only is None:
+            return sight, None
+        cell = beside[only]
+        own = sight.outlines.reshape(-1, 3, 2)
+        own = own[~_overlapping(own, cell[None])[:, 0]]
+        again = self._read_outlines(image, np.concatenate([own, cell[None]]), rules, first_look, lap, known)
+        joined = [t for t in again.tiles if t.cell is not None]
+        there = np.flatnonzero(inside(cell.mean(0)[None], _outlines_of(joined))[0])
+        if not len(there) or again.found[0] <= sight.found[0]:
+            return sight, None
+        # Read from the sight's own outlines: still that look, at its size.
+        look = replace(
+            again,
+            working_size=sight.working_size,
+            scale=sight.scale,
+            tile_side=sight.tile_side,
+            from_above=sight.from_above,
+        )
+        return look, joined[there[0]].cell
 
     def _opening_played(
         self, previous: Reading, earlier: np.ndarray, image: np.ndarray, tiles: tuple[ReadTile, ...], grey: bool
