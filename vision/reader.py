@@ -582,6 +582,7 @@ class Reader:
         only = changed_beside(earlier, image, _outlines_of(board), beside)
         if only is None:
             return sight, None
+        lap("validate")  # the photos compared; the reading again times its own stages
         cell = beside[only]
         own = sight.outlines.reshape(-1, 3, 2)
         own = own[~_overlapping(own, cell[None])[:, 0]]
