@@ -185,6 +185,21 @@ def test_a_tile_added_that_the_finder_missed_is_found_where_the_photo_changed(re
     assert _placement_right(reader, "added_missed_by_the_finder") == 0
 
 
+def test_a_shadow_cast_on_an_empty_cell_beside_the_board_is_no_tile_added(reader, monkeypatch):
+    # The earlier photo of a fixture pair again, with one empty cell beside the board shaded as
+    # by a shadow cast there: that cell alone changed, and its corners show its neighbours'
+    # numbers, but the cloth still shows through it.
+    earlier = load_image(FIXTURES / "added_among_missed_before.jpg")
+    shaded = earlier.copy()
+    cv2.fillPoly(shaded, [np.array([[278, 335], [330, 310], [330, 368]], np.int32)], (0, 0, 0))
+    shaded = cv2.addWeighted(earlier, 0.5, shaded, 0.5, 0)
+    before = reader.read(earlier)
+    after = reader.read(shaded, previous=before, previous_image=earlier)
+    assert after.last_placement is None and len(after.tiles) == len(before.tiles)
+    monkeypatch.setattr(reader_module, "looks_alike", lambda *args: np.zeros(1))
+    assert reader.read(shaded, previous=before, previous_image=earlier).last_placement is not None
+
+
 def test_reading_shape_and_timings(readings):
     before, after = readings
     data = after.to_dict()

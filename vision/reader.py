@@ -571,9 +571,10 @@ class Reader:
     ) -> tuple[_Sight, Cell | None]:
         """The sight with the tile added since ``earlier``, taken from the same place, where
         the finder missed it, and that tile's cell: the one empty cell beside the board that
-        changed while no tile read did (``changed_beside``) is read again with an outline there
-        (in place of any loose or unread outline lying across it). The sight as it was, and None,
-        where no such cell changed or reading it again joins no tile there."""
+        changed while no tile read did (``changed_beside``), and not as a shadow does, is read
+        again with an outline there (in place of any loose or unread outline lying across it).
+        The sight as it was, and None, where no such cell changed or reading it again joins no
+        tile there."""
         board = [t for t in sight.tiles if t.cell is not None]
         _, beside = sight.fit.frontier(also_taken={t.cell for t in board})
         beside = beside[_in_view(beside, image)]
@@ -582,8 +583,12 @@ class Reader:
         only = changed_beside(earlier, image, _outlines_of(board), beside)
         if only is None:
             return sight, None
-        lap("validate")  # the photos compared; the reading again times its own stages
         cell = beside[only]
+        # A shadow or a light cast there changes the cell too, and its corners show the
+        # neighbours' numbers; but the table still shows through, only darker or lighter.
+        if looks_alike(earlier, cell[None], image, cell[None])[0] > SAME_TILE_LOOK:
+            return sight, None
+        lap("validate")  # the photos compared; the reading again times its own stages
         own = sight.outlines.reshape(-1, 3, 2)
         own = own[~_overlapping(own, cell[None])[:, 0]]
         again = self._read_outlines(image, np.concatenate([own, cell[None]]), rules, first_look, lap, known)
