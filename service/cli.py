@@ -508,7 +508,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--live",
         action="store_true",
         help="read each photo as a live game does: knowing the board of the earlier photo's truth "
-        "(the game's state) instead of reading that photo",
+        "(the game's state) instead of reading that photo, which stands as the game's last frame",
     )
     evaluation.set_defaults(run=_evaluate)
 

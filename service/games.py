@@ -64,6 +64,10 @@ class GameSession:
     provisional: set[Cell] = field(default_factory=set)
     table: LiveTable = field(default_factory=LiveTable)
     status: Verdict = field(default_factory=lambda: Verdict("in_sync", "new game"))
+    # The last frame read that showed the table as the game has it (in sync, or the placement
+    # just committed): the reader finds a tile added since that its finder misses (a pale tile
+    # on pale cloth) as the one cell beside the board that changed. Kept in memory only.
+    reference: np.ndarray | None = field(default=None, repr=False)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def summary(self) -> dict:
@@ -105,6 +109,7 @@ class GameSession:
         if not isinstance(data, dict):
             raise IllegalEvent("an event is a JSON object with a kind")
         self.table.forget()
+        self.reference = None  # the game changes by hand: the table may differ from the last frame
         kind = data.get("kind")
         if kind == "undo":
             undone = self.game.undo()
@@ -190,7 +195,12 @@ class GameSession:
             # Every tile of the board was seen placed, so the reader expects them, but for those
             # read unsurely then: their numbers are only hints.
             known, hints = self.game.state.board, frozenset(self.provisional)
-        reading = reader.read(pixels, rules=self.game.rules, known=known, provisional=hints) if need == "read" else None
+            reference = self.reference
+        reading = None
+        if need == "read":
+            reading = reader.read(
+                pixels, rules=self.game.rules, known=known, provisional=hints, previous_image=reference
+            )
         with self.lock:
             entry, corrected, provisional = None, [], set(self.provisional)
             if need == "moving":
@@ -199,6 +209,8 @@ class GameSession:
                 verdict = self.status  # the table is as it was when this verdict was reached
             else:
                 verdict, entry, corrected = self.see(view_of(reading), now, opener, still)
+                if verdict.status in ("in_sync", "placed"):
+                    self.reference = pixels
             shown = self.table.shown.reading if self.table.shown else None
             return {
                 "status": verdict.status,

@@ -185,6 +185,23 @@ def test_a_tile_added_that_the_finder_missed_is_found_where_the_photo_changed(re
     assert _placement_right(reader, "added_missed_by_the_finder") == 0
 
 
+def test_a_live_game_finds_a_tile_added_that_the_finder_missed_where_its_last_frame_differs(reader, monkeypatch):
+    # The same pair as a live game sees it: its board known but for the tile added, and the
+    # earlier photo as the last frame that showed that board.
+    image, truth = _fixture("added_missed_by_the_finder")
+    earlier = load_image(FIXTURES / "added_missed_by_the_finder_before.jpg")
+    added = truth["last_placement"]["cell"]
+    known = Board(tuple(p for p in board_of(truth).placements if list(p.cell) != added))
+
+    def placement_right() -> int:
+        reading = reader.read(image, known=known, previous_image=earlier)
+        return compare(truth, {**reading.to_dict(), "previous": True})["score_right"]
+
+    assert placement_right() == 1
+    monkeypatch.setattr(reader_module, "changed_beside", lambda *args: None)
+    assert placement_right() == 0
+
+
 def test_a_shadow_cast_on_an_empty_cell_beside_the_board_is_no_tile_added(reader, monkeypatch):
     # The earlier photo of a fixture pair again, with one empty cell beside the board shaded as
     # by a shadow cast there: that cell alone changed, and its corners show its neighbours'

@@ -299,14 +299,14 @@ def _read_all(folder: Path, files: list[Path], working_size: int | None = None, 
     for file in files:
         truth = json.loads(file.read_text())
         image_path = folder / truth["image"]["path"]
-        earlier, previous, known = None, None, None
+        previous, known = None, None
+        before = image_path.with_name(image_path.stem + "_before" + image_path.suffix)
+        earlier = load_image(before) if before.exists() else None  # a live game's last still frame
         if live:
             earlier_truth = file.with_name(file.stem + "_before.json")
             known = board_of(json.loads(earlier_truth.read_text())) if earlier_truth.exists() else None
-        else:
-            before = image_path.with_name(image_path.stem + "_before" + image_path.suffix)
-            earlier = load_image(before) if before.exists() else None
-            previous = reader.read(earlier) if earlier is not None else None
+        elif earlier is not None:
+            previous = reader.read(earlier)
         image = load_image(image_path)
         reading = reader.read(image, previous=previous, path=str(image_path), previous_image=earlier, known=known)
         yield {**reading.to_dict(), "previous": previous is not None or known is not None}

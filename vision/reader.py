@@ -253,10 +253,12 @@ class Reader:
         if previous is not None and previous_image is not None:
             tiles = self._opening_played(previous, previous_image, image, tiles, sight.greyed)
             changed = _the_cell_that_changed(previous_image, image, tiles)
-            if changed is None:
-                sight, changed = self._missed_tile_added(previous_image, image, sight, rules, first_look, lap, game)
-                if changed is not None:
-                    tiles, unread, max_number = sight.tiles, sight.unread, sight.max_number
+        # Or a live game's board known, and its last still frame given: there too the tile
+        # added may be one the finder missed.
+        if previous_image is not None and changed is None and (previous is not None or sight.knows_the_board):
+            sight, changed = self._missed_tile_added(previous_image, image, sight, rules, first_look, lap, game)
+            if changed is not None:
+                tiles, unread, max_number = sight.tiles, sight.unread, sight.max_number
         face_down = _backs_from_farther(sight, sights[1:])
         rules_used = replace(rules, max_number=max_number)
         board = joined_board(tiles)
