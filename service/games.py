@@ -67,7 +67,7 @@ class GameSession:
     # The last frame read that showed the table as the game has it (in sync, or the placement
     # just committed): the reader finds a tile added since that its finder misses (a pale tile
     # on pale cloth) as the one cell beside the board that changed. Kept in memory only.
-    reference: np.ndarray | None = field(default=None, repr=False)
+    reference: np.ndarray | None = field(default=None, repr=False, compare=False)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def summary(self) -> dict:

@@ -199,11 +199,12 @@ class Reader:
         provisional: Collection[Cell] = (),
     ) -> Reading:
         """``previous``: the reading of an earlier photo, to find and score the one tile added
-        since; ``previous_image``: that photo, where the reader looks again when several tiles
-        seem new (the earlier photo's finder may have missed one) and, from a camera kept
-        still, finds the cell that alone changed (also where this photo's finder missed the
-        tile added). ``known``: the board as a live game knows it (every tile seen placed and
-        scored, in the game's own lattice frame):
+        since; ``previous_image``: that photo (with ``known``, the live game's last frame that
+        showed its board), where the reader looks again when several tiles seem new (the
+        earlier photo's finder may have missed one) and, from a camera kept still, finds the
+        cell that alone changed (also where this photo's finder missed the tile added).
+        ``known``: the board as a live game knows it (every tile seen placed and scored, in the
+        game's own lattice frame):
         its tiles are expected where they lie, so a misread number gives way to what the game
         knows, and without ``previous`` the tile added is scored against it; but for its
         ``provisional`` cells, placed from an unsure reading, whose numbers are only hints
