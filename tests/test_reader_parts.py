@@ -45,6 +45,7 @@ from vision.reader import (
     GREY_FROM_SIDE,
     _a_found_tile_across,
     _alone_read_loose,
+    _any_tile_added,
     _beside_the_board,
     _best_look,
     _placed_as_known,
@@ -375,6 +376,26 @@ def test_a_tile_the_finder_missed_is_the_one_empty_cell_that_changed_where_no_ti
     cv2.fillPoly(both, [empty[0].astype(np.int32)], (120, 120, 120))
     assert changed_beside(earlier, both, board, empty) is None
     assert changed_beside(earlier, earlier, board, empty) is None
+
+
+def test_a_tile_added_is_one_the_game_lacks_in_a_cell_it_leaves_empty():
+    # A live game's board, read in the photo's own lattice frame: the game's tiles alone show no
+    # tile added; one more set tile beside them does; a tile of the game's read again in an empty
+    # cell (a misread, or a phantom) does not.
+    board = random_board(21, 9)
+    known = Board(board.placements[:-1])
+    frame = LatticeMap(2, -1, 1)
+
+    def read(placements) -> list[ReadTile]:
+        outline = np.array([[0.0, 0.0], [20.0, 0.0], [10.0, 17.0]])
+        moved = Board(tuple(placements)).moved(frame)
+        return [ReadTile(p.cell, outline, p.corners, (1.0,) * 3, True, False) for p in moved.placements]
+
+    assert not _any_tile_added(known, read(known.placements))
+    assert _any_tile_added(known, read(board.placements))
+    empty = next(cell for cell in sorted(known.frontier()) if cell != board.placements[-1].cell)
+    again = PlacedTile(empty, known.placements[0].corners)
+    assert not _any_tile_added(known, read((*known.placements, again)))
 
 
 def test_the_cell_that_changed_is_judged_though_the_two_readings_cannot_be_matched():

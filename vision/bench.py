@@ -1,5 +1,6 @@
 """Reader speed: milliseconds per 1280x960 photo of a 40-tile board, per stage and in total, read
-alone and as a live game reads it (its board known but for the tile just added)."""
+alone and as a live game reads it (its board known but for the tile just added, and its last
+frame that showed that board)."""
 
 from __future__ import annotations
 
@@ -16,12 +17,13 @@ def run(photos: int = 20, threads: int | None = None) -> dict[str, dict[str, dic
     reader = Reader(threads=threads)
     scenes = [sample_scene(SPLITS["test"] + 900_000 + k, n_tiles=40, size=(1280, 960)) for k in range(photos)]
     images = [render(scene).image for scene in scenes]
+    last_frames = [render(scene, board_tiles=len(scene.board) - 1, frame=1).image for scene in scenes]
     reader.read(images[0])  # warm up
     timings: dict[str, dict[str, list[float]]] = {"alone": {}, "board known": {}}
-    for scene, image in zip(scenes, images):
+    for scene, image, last_frame in zip(scenes, images, last_frames):
         before = Board(scene.board.placements[:-1])
-        for way, known in (("alone", None), ("board known", before)):
-            for stage, ms in reader.read(image, known=known).timing_ms.items():
+        for way, known, earlier in (("alone", None, None), ("board known", before, last_frame)):
+            for stage, ms in reader.read(image, known=known, previous_image=earlier).timing_ms.items():
                 timings[way].setdefault(stage, []).append(ms)
     return {
         way: {
@@ -37,7 +39,7 @@ def main(photos: int = 20) -> None:
     print(f"reader on {photos} studio photos, 1280x960, 40-tile boards (milliseconds):")
     for stage, values in figures["alone"].items():
         print(f"  {stage:9s} p50 {values['p50']:7.1f}   p95 {values['p95']:7.1f}")
-    print("as a live game reads them (the board known but for the last tile):")
-    for stage in ("decode", "total"):
+    print("as a live game reads them (the board known but for the last tile, and the frame before it):")
+    for stage in ("decode", "validate", "total"):
         values = figures["board known"][stage]
         print(f"  {stage:9s} p50 {values['p50']:7.1f}   p95 {values['p95']:7.1f}")

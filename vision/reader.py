@@ -254,12 +254,14 @@ class Reader:
         if previous is not None and previous_image is not None:
             tiles = self._opening_played(previous, previous_image, image, tiles, sight.greyed)
             changed = _the_cell_that_changed(previous_image, image, tiles)
-        # Or a live game's board known, and its last still frame given: there too the tile
-        # added may be one the finder missed.
-        if previous_image is not None and changed is None and (previous is not None or sight.knows_the_board):
-            sight, changed = self._missed_tile_added(previous_image, image, sight, rules, first_look, lap, game)
-            if changed is not None:
-                tiles, unread, max_number = sight.tiles, sight.unread, sight.max_number
+        if previous_image is not None and changed is None:
+            # Or a live game's board known, and its last still frame given: there too the tile
+            # added may be one the finder missed, where no tile the game lacks was read.
+            live = known is not None and sight.knows_the_board and not _any_tile_added(known, tiles)
+            if previous is not None or live:
+                sight, changed = self._missed_tile_added(previous_image, image, sight, rules, first_look, lap, game)
+                if changed is not None:
+                    tiles, unread, max_number = sight.tiles, sight.unread, sight.max_number
         face_down = _backs_from_farther(sight, sights[1:])
         rules_used = replace(rules, max_number=max_number)
         board = joined_board(tiles)
@@ -780,6 +782,18 @@ def _the_cell_that_changed(earlier: np.ndarray, image: np.ndarray, tiles: Sequen
     on_board = [t for t in tiles if t.cell is not None]
     only = changed_only(earlier, image, _outlines_of(on_board))
     return None if only is None else on_board[only].cell
+
+
+def _any_tile_added(known: Board, tiles: Sequence[ReadTile]) -> bool:
+    """Whether the tiles read show a tile that a game's ``known`` board lacks, in a cell it
+    leaves empty (put in the photo's frame by the tiles both show): a tile read again where the
+    board has it already is a misread, not one added."""
+    board = joined_board(tiles)
+    mapping = frame_map(known, board)
+    if mapping is None:
+        return False
+    there = {mapping.cell(placed.cell) for placed in known.placements}
+    return any(p.cell not in there and p.tile not in known.by_tile for p in board.placements)
 
 
 def _outlines_of(tiles: Sequence[ReadTile]) -> np.ndarray:
