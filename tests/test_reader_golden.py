@@ -13,7 +13,6 @@ from PIL import Image
 import vision.backs as backs_module
 import vision.reader as reader_module
 import vision.sizes as sizes_module
-from engine.board import Board
 from engine.lattice import edge_neighbours
 from service.cli import main
 from vision.added import looks_alike
@@ -191,7 +190,7 @@ def test_a_live_game_finds_a_tile_added_that_the_finder_missed_where_its_last_fr
     image, truth = _fixture("added_missed_by_the_finder")
     earlier = load_image(FIXTURES / "added_missed_by_the_finder_before.jpg")
     added = truth["last_placement"]["cell"]
-    known = Board(tuple(p for p in board_of(truth).placements if list(p.cell) != added))
+    known = board_of(truth).without({tuple(added)})
 
     def placement_right() -> int:
         reading = reader.read(image, known=known, previous_image=earlier)
@@ -596,7 +595,7 @@ def test_a_live_games_tiles_stay_sure_in_a_photo_hard_to_read(reader):
     # tile added, loose tiles) are flagged.
     image, truth = _fixture("board_hard_to_read")
     added = truth["last_placement"]["cell"]
-    known = Board(tuple(p for p in board_of(truth).placements if list(p.cell) != added))
+    known = board_of(truth).without({tuple(added)})
     reading = reader.read(image, known=known)
     assert any("hard to read" in note for note in reading.notes)
     flagged = [t for t in reading.tiles if t.ambiguous]
