@@ -670,10 +670,13 @@ class Reader:
         cells, corners (cell order) and corner probabilities."""
         taken = {c for c in cells if c is not None}
         candidates, triangles = fit.frontier(also_taken=taken)
-        seen = np.nonzero(_in_view(triangles, image))[0]
-        if not len(seen):
+        # Only cells in view whose middle shows a face are read: most show the table.
+        looked = _in_view(triangles, image)
+        looked[looked] = faced_like_the_board(triangles[looked], fit.corners[fit.on_board], image)
+        looked = np.nonzero(looked)[0]
+        if not len(looked):
             return [], None, None
-        candidates, triangles = [candidates[k] for k in seen], triangles[seen]
+        candidates, triangles = [candidates[k] for k in looked], triangles[looked]
         probabilities = self.corner_probabilities(image, triangles, grey)
         none = probabilities[:, :, NO_NUMBER]
         sure_numbers = probabilities[:, :, :NO_NUMBER].max(2) > MISSED_NUMBER_ABOVE
@@ -686,7 +689,6 @@ class Reader:
             & ~_a_found_tile_across(triangles, outlines)
         )
         keep = np.nonzero(reads_numbers | shows_a_core)[0]
-        keep = keep[faced_like_the_board(triangles[keep], fit.corners[fit.on_board], image)]
         return [candidates[k] for k in keep], triangles[keep], probabilities[keep]
 
 
