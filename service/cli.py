@@ -195,6 +195,8 @@ def _evaluate(args: argparse.Namespace) -> int:
 
 
 def _figure(value) -> str:
+    if isinstance(value, dict):  # counts by kind
+        return ", ".join(f"{k} {v}" for k, v in value.items())
     return f"{value:.4f}" if isinstance(value, float) else str(value)
 
 

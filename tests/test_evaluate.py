@@ -114,6 +114,20 @@ def test_a_placement_is_scored_right_whatever_lattice_frame_the_reader_picked():
     assert compare(truth, dict(reading, last_placement=None))["score_right"] == 0
 
 
+def test_each_placement_says_what_the_reading_made_of_it_and_the_summary_counts_those_lost():
+    truth = dict(TRUTH, last_placement=placement(48, [-1, 5]))
+    reading = {"tiles": copy.deepcopy(TRUTH["tiles"]), "previous": True}
+    other_tile = dict(placement(48, [-1, 5]), tile=[2, 4, 4])
+    rows = [
+        compare(truth, dict(reading, last_placement=placed))
+        for placed in (placement(48, [4, -2]), other_tile, placement(8, [-1, 5]), None, None)
+    ]
+    assert [r["placement"] for r in rows] == ["scored", "wrong tile", "wrong score", "declined", "declined"]
+    assert summarise(rows)["placements_lost"] == {"declined": 2, "wrong tile": 1, "wrong score": 1}
+    assert compare(TRUTH, reading)["placement"] == ""  # no tile added to judge
+    assert "placements_lost" not in summarise(rows[:1])  # nothing lost
+
+
 def test_declining_to_score_is_right_only_where_the_added_tile_is_partly_hidden():
     added = dict(placement(48, [-1, 5]), cell=[4, 0])
     truth = dict(copy.deepcopy(TRUTH), last_placement=added)
@@ -123,7 +137,9 @@ def test_declining_to_score_is_right_only_where_the_added_tile_is_partly_hidden(
     truth["tiles"][2]["corners"][1]["hidden"] = True  # the hand placing it covers a corner
     covered = compare(truth, dict(reading, last_placement=None))
     assert (covered["score_right"], covered["placement_hidden"]) == (1, 1)
+    assert (shown["placement"], covered["placement"]) == ("declined", "declined")
     assert summarise([shown, covered])["placements_partly_hidden"] == 0.5
+    assert summarise([shown, covered])["placements_lost"] == {"declined": 1}  # the hidden one is no loss
     assert compare(truth, dict(reading, last_placement=placement(49, [-1, 5])))["score_right"] == 0
     assert compare(truth, dict(reading, last_placement=placement(48, [4, -2])))["score_right"] == 1
 

@@ -23,7 +23,7 @@ from vision.decode import UNSURE_BELOW
 COLUMNS = [
     "image", "tiles", "found", "missed", "extra", "wrong_corners", "misplaced", "exact", "wrong_tiles",
     "score_right", "placement_hidden", "face_down", "face_down_found", "face_down_extra", "ms", "tile_side_px",
-    "wrong_unsure", "right_unsure", "style", "table", "tilt_deg", "corner_offset",
+    "wrong_unsure", "right_unsure", "style", "table", "tilt_deg", "corner_offset", "placement",
 ]  # fmt: skip
 LARGE_TILES_FROM = SIDE_BINS[1][0]  # pixels a side: tiles this large read well once found (grouped by set, table, view)
 VIEW_BINS = [(0, 30), (30, 45), (45, 90)]  # degrees off vertical
@@ -100,14 +100,15 @@ def compare(truth: dict, reading: dict) -> dict:
     for tile in partly_hidden:
         _take_match(tile, backs, free_backs)
     studio = truth.get("studio", {})
-    score_right = placement_hidden = ""
+    score_right = placement_hidden = placement = ""
     if truth.get("last_placement") and "last_placement" in reading and reading.get("previous"):
         mine, theirs = reading["last_placement"], truth["last_placement"]
         placement_hidden = int(any(t["cell"] == theirs["cell"] for t in partly_hidden))
         if mine:
-            score_right = int(mine["tile"] == theirs["tile"] and _points(mine) == _points(theirs))
+            placement = _outcome(mine, theirs)
+            score_right = int(placement == "scored")
         else:  # declining is right only where the photo does not show the added tile whole
-            score_right = placement_hidden
+            placement, score_right = "declined", placement_hidden
     return {
         "image": truth["image"]["path"],
         "tiles": len(wanted),
@@ -131,7 +132,16 @@ def compare(truth: dict, reading: dict) -> dict:
         "table": studio.get("table", ""),
         "tilt_deg": studio.get("tilt_deg", ""),
         "corner_offset": round(float(np.mean(offsets)), 4) if offsets else "",  # over every matched corner
+        "placement": placement,
     }
+
+
+def _outcome(mine: dict, theirs: dict) -> str:
+    """What a reading's placement made of the true one: the tile and its points, another tile,
+    or the tile with other points (a bonus missed or invented)."""
+    if mine["tile"] != theirs["tile"]:
+        return "wrong tile"
+    return "scored" if _points(mine) == _points(theirs) else "wrong score"
 
 
 def _nearest_corners(tile: dict, match: dict) -> list[int]:
@@ -182,12 +192,16 @@ def _points(placement: dict) -> tuple:
 
 
 def summarise(rows: list[dict]) -> dict:
-    """The figures over all rows, then, for studio truth (which knows its tiles' size in the
+    """The figures over all rows (and what the readings made of the placements not scored right,
+    by count: ``placements_lost``), then, for studio truth (which knows its tiles' size in the
     photo, the set's style, the table and the camera's angle), the same figures by tile side (how
     close the camera must be for a board to be read), and, over photos of tiles large enough to
     read (``LARGE_TILES_FROM``, where size is not what loses a board), by set style, by table and
     by camera angle."""
     figures = _figures(rows)
+    lost = Counter(r["placement"] for r in rows if r.get("score_right") == 0)
+    if lost:  # why placements were not scored right, most often first
+        figures["placements_lost"] = dict(lost.most_common())
     sized = [r for r in rows if r.get("tile_side_px", "") != ""]
     large = [r for r in sized if float(r["tile_side_px"]) >= LARGE_TILES_FROM]
     groups = {
