@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from engine.board import Board, PlacedTile
-from engine.lattice import LatticeMap, cell_corners, edge_neighbours, point_xy
+from engine.lattice import LatticeMap, cell_corners, cells_around, edge_neighbours, point_xy
 from engine.rules import get_rules
 from engine.scoring import judge_placement
 from engine.simulate import random_board
@@ -432,6 +432,33 @@ def test_a_new_tile_no_set_holds_or_already_played_is_not_the_one_added():
     assert not judge_placement(before, unplayed_board.placements[-1], rules).legal
     result, note = last_placement(before, Board(unplayed_board.placements + (PlacedTile((40, 0), (2, 1, 4)),)), rules)
     assert result is None and "2 tiles were added" in note
+
+
+def test_a_bonus_only_tiles_the_previous_photo_lacks_would_make_is_not_scored():
+    # The finder's phantom in a hole beside the tile added (the table between tiles, whose
+    # corners show the neighbours' numbers) completes a hexagon there: a tile the previous
+    # photo's reading lacks. Without it the tile is still legal, so the bonus is not scored.
+    rules = get_rules("pressman-us")
+    after = random_board(5, 12)
+    placed = after.placements[-1]
+    before = after.without_last()
+    full = judge_placement(before, placed, rules)
+    (hexagon,) = [bonus for bonus in full.score.bonuses if bonus.kind == "hexagon"]
+    contacts = {p.cell for p in after.edge_contacts(placed.cell)}
+    hole = next(c for c in cells_around(hexagon.points_at[0]) if c in before and c not in contacts)
+    lacking = before.without({hole})
+    for changed in (placed.cell, None):  # the one cell that changed, or the frame map
+        # (the frame map's way: the previous photo shows the hole's tile after all, its reading lacks it)
+        result, note = last_placement(lacking, after, rules, changed=changed, shown_before=lambda m, new: {hole})
+        assert result == judge_placement(lacking, placed, rules) and result.legal and note is None
+        assert "hexagon" not in {bonus.kind for bonus in result.score.bonuses}
+    result, _ = last_placement(before, after, rules, changed=placed.cell)  # the previous photo shows it
+    assert result == full
+    # A neighbour the previous reading missed may be what the tile is placed against: then the
+    # tile judged without it would break the rules, and the bonus stays.
+    alone = before.without(contacts)
+    assert not judge_placement(alone, placed, rules).legal
+    assert last_placement(alone, after, rules, changed=placed.cell)[0] == full
 
 
 def test_a_tile_added_to_the_games_board_is_judged_against_that_board():

@@ -89,11 +89,13 @@ def last_placement(
     ``changed``: the cell of this photo that alone changed since the previous one, taken from
     the same place (``changed_only``): the tile there is the one added, whatever the two
     readings made of the others (small tiles read otherwise in each photo look new, and
-    mislead the frame map), and it is judged against this photo's other tiles."""
+    mislead the frame map), and it is judged against this photo's other tiles.
+    Judged so (not ``previous_is_known``), a bonus counts only where the tiles the previous
+    photo's reading shows make it too (``_against_this_photo``)."""
     if changed is not None:
         if changed not in current:
             return None, "the tile added since the previous photo is not on the board"
-        return judge_placement(current.without({changed}), current.by_cell[changed], rules), None
+        return _against_this_photo(previous, current, current.by_cell[changed], rules), None
     mapping = frame_map(previous, current) if len(previous) else LatticeMap()
     if mapping is None:
         return None, "the previous photo's tiles cannot be matched to this one"
@@ -111,11 +113,35 @@ def last_placement(
         return None, f"{len(new)} tiles were added since the previous photo, not one"
     gone = len(earlier - {p.cell for p in current.placements})
     note = f"{gone} tiles of the previous photo are missing" if gone else None
-    before = previous.moved(mapping) if previous_is_known else current.without({new[0].cell})
-    result = judge_placement(before, new[0], rules)
+    if previous_is_known:
+        result = judge_placement(previous.moved(mapping), new[0], rules)
+    else:
+        result = _against_this_photo(previous, current, new[0], rules, mapping)
     if looked_new > 1 and not result.legal:  # the others set aside: then only a legal tile is worth a score
         return None, f"{looked_new} tiles were added since the previous photo, not one"
     return result, note
+
+
+def _against_this_photo(
+    previous: Board, current: Board, placed: PlacedTile, rules: Rules, mapping: LatticeMap | None = None
+) -> PlacementResult:
+    """The tile ``placed`` judged against this photo's other tiles (``current``), less a bonus
+    that only tiles the previous photo's reading lacks would make: the finder's phantom in a
+    hole beside the new tile (the table between tiles, whose corners show the neighbours'
+    numbers) completes a hexagon there, or gives the tile a second side, 40-50 points
+    (validation pairs 1000066 and 1000079, fresh pair 2000183). The bonus goes only where the
+    tile is still legal without those tiles: a neighbour the previous reading missed may be
+    what the tile is placed against.
+    ``mapping``: the frame map from the previous photo's frame to this one's, if known."""
+    result = judge_placement(current.without({placed.cell}), placed, rules)
+    if not result.score.bonuses or not len(previous):
+        return result
+    mapping = mapping or frame_map(previous, current)
+    if mapping is None:
+        return result
+    seen_before = {mapping.cell(p.cell) for p in previous.placements} - {placed.cell}
+    without = judge_placement(Board(tuple(p for p in current.placements if p.cell in seen_before)), placed, rules)
+    return without if without.legal and without.score.total < result.score.total else result
 
 
 def camera_kept_still(board: Sequence[ReadTile], here: dict[Cell, np.ndarray], mapping: LatticeMap) -> bool:
