@@ -201,6 +201,26 @@ def test_a_live_game_finds_a_tile_added_that_the_finder_missed_where_its_last_fr
     assert placement_right() == 0
 
 
+def test_a_live_game_takes_of_several_new_tiles_the_one_whose_cell_alone_changed_since_its_last_frame(
+    reader, monkeypatch
+):
+    # The pair of 39 black tiles on felt as a live game sees it, its board lacking, besides the
+    # tile added, a tile that lies on the table in both frames (as if the game had never seen it
+    # placed): two tiles look new, and only the added tile's cell changed since that frame.
+    image, truth = _fixture("board_kept_still")
+    earlier = load_image(FIXTURES / "board_kept_still_before.jpg")
+    added = tuple(truth["last_placement"]["cell"])
+    known = board_of(truth).without({added, (0, 0)})
+
+    def placement() -> str:
+        reading = reader.read(image, known=known, previous_image=earlier)
+        return compare(truth, {**reading.to_dict(), "previous": True})["placement"]
+
+    assert placement() == "scored"
+    monkeypatch.setattr(reader_module, "changed_alone", lambda *args: None)
+    assert placement() == "declined"
+
+
 def test_a_shadow_cast_on_an_empty_cell_beside_the_board_is_no_tile_added(reader, monkeypatch):
     # The earlier photo of a fixture pair again, with one empty cell beside the board shaded as
     # by a shadow cast there: that cell alone changed, and its corners show its neighbours'

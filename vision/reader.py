@@ -309,7 +309,19 @@ class Reader:
                 previous.board, board, rules_used, previous.loose_tiles, shown_before, changed=changed
             )
         elif known is not None:
-            last, note = last_placement(known, board, rules_used, previous_is_known=sight.knows_the_board)
+            in_the_frame = None
+            if previous_image is not None:
+                # The game's last frame: of several tiles that look new, those whose cells did not
+                # change lay there then too (that frame's reading missed or misread them).
+                corners_at = {t.cell: t.corners for t in tiles if t.cell is not None}
+
+                def in_the_frame(_: LatticeMap, new: list[PlacedTile]) -> set[Cell]:
+                    corners = np.array([corners_at[p.cell] for p in new], np.float64)
+                    return _all_but_the_one_changed(previous_image, image, new, corners)
+
+            last, note = last_placement(
+                known, board, rules_used, shown_before=in_the_frame, previous_is_known=sight.knows_the_board
+            )
         if note:
             notes.append(note)
         lap("validate")
@@ -557,9 +569,7 @@ class Reader:
             there = {new[k].cell for k, yes in zip(seen, shows) if yes}
             left = [k for k in range(len(new)) if new[k].cell not in there]
             if kept_still and len(left) > 1:
-                alone = changed_alone(earlier, image, now[left])
-                if alone is not None:
-                    there |= {new[k].cell for k in left if k != left[alone]}
+                there |= _all_but_the_one_changed(earlier, image, [new[k] for k in left], now[left])
             return there
 
         return shown
@@ -784,6 +794,16 @@ def _the_cell_that_changed(earlier: np.ndarray, image: np.ndarray, tiles: Sequen
     on_board = [t for t in tiles if t.cell is not None]
     only = changed_only(earlier, image, _outlines_of(on_board))
     return None if only is None else on_board[only].cell
+
+
+def _all_but_the_one_changed(
+    earlier: np.ndarray, image: np.ndarray, new: Sequence[PlacedTile], triangles: np.ndarray
+) -> set[Cell]:
+    """Of several tiles that look new (their (N, 3, 2) ``triangles`` in ``image``), the cells of
+    all but the one whose cell alone changed since ``earlier``, taken from the same place
+    (``changed_alone``): those lay there already. None where no one cell changed alone."""
+    alone = changed_alone(earlier, image, triangles)
+    return set() if alone is None else {p.cell for k, p in enumerate(new) if k != alone}
 
 
 def _any_tile_added(known: Board, tiles: Sequence[ReadTile]) -> bool:
