@@ -801,7 +801,7 @@ def _all_but_the_one_changed(
 ) -> set[Cell]:
     """Of several tiles that look new (their (N, 3, 2) ``triangles`` in ``image``), the cells of
     all but the one whose cell alone changed since ``earlier``, taken from the same place
-    (``changed_alone``): those lay there already. None where no one cell changed alone."""
+    (``changed_alone``): those lay there already. Empty where no one cell changed alone."""
     alone = changed_alone(earlier, image, triangles)
     return set() if alone is None else {p.cell for k, p in enumerate(new) if k != alone}
 
