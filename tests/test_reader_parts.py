@@ -459,6 +459,10 @@ def test_a_bonus_only_tiles_the_previous_photo_lacks_would_make_is_not_scored():
     alone = before.without(contacts)
     assert not judge_placement(alone, placed, rules).legal
     assert last_placement(alone, after, rules, changed=placed.cell)[0] == full
+    # Nor is the tile judged alone, as an opening tile, where the previous reading shares no
+    # other tile with this one (it read only a tile like the one added, elsewhere).
+    elsewhere = Board((PlacedTile((40, 0), placed.corners),))
+    assert last_placement(elsewhere, after, rules, changed=placed.cell)[0] == full
 
 
 def test_a_tile_added_to_the_games_board_is_judged_against_that_board():

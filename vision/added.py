@@ -140,7 +140,10 @@ def _against_this_photo(
     if mapping is None:
         return result
     seen_before = {mapping.cell(p.cell) for p in previous.placements} - {placed.cell}
-    without = judge_placement(Board(tuple(p for p in current.placements if p.cell in seen_before)), placed, rules)
+    others = Board(tuple(p for p in current.placements if p.cell in seen_before))
+    if not len(others):  # judged alone, the tile would be an opening one
+        return result
+    without = judge_placement(others, placed, rules)
     return without if without.legal and without.score.total < result.score.total else result
 
 
