@@ -135,7 +135,7 @@ def _spread(triangles: np.ndarray) -> np.ndarray:
     normal, 0 for corners at one point or on a line."""
     edges = np.roll(triangles, -1, axis=1) - triangles
     area = np.abs(edges[:, 0, 0] * edges[:, 1, 1] - edges[:, 0, 1] * edges[:, 1, 0]) / 2
-    longest = np.linalg.norm(edges, axis=2).max(1)
+    longest = edge_lengths(triangles).max(1)
     return area / np.maximum(math.sqrt(3) / 4 * longest**2, 1e-12)
 
 

@@ -681,12 +681,11 @@ class Reader:
         taken = {c for c in cells if c is not None}
         candidates, triangles = fit.frontier(also_taken=taken)
         # Only cells in view whose middle shows a face are read: most show the table.
-        looked = _in_view(triangles, image)
-        looked[looked] = faced_like_the_board(triangles[looked], fit.corners[fit.on_board], image)
-        looked = np.nonzero(looked)[0]
-        if not len(looked):
+        faced = _in_view(triangles, image)
+        faced[faced] = faced_like_the_board(triangles[faced], fit.corners[fit.on_board], image)
+        if not faced.any():
             return [], None, None
-        candidates, triangles = [candidates[k] for k in looked], triangles[looked]
+        candidates, triangles = [c for c, yes in zip(candidates, faced) if yes], triangles[faced]
         probabilities = self.corner_probabilities(image, triangles, grey)
         none = probabilities[:, :, NO_NUMBER]
         sure_numbers = probabilities[:, :, :NO_NUMBER].max(2) > MISSED_NUMBER_ABOVE
