@@ -206,14 +206,15 @@ def judge_view(view: TableView, record: GameRecord, opening: Cell | None = None,
     cell of the joined tile that lay alone on the table before (unread), which opens the round.
     ``first``: the tile seen before any other new one of the view appeared (``LiveTable``); where
     the view shows several new tiles, it was placed first and is committed (the others follow,
-    one from each view after); without it, so is the only one of them the board allows alone."""
+    one from each view after); without it, so is the only one of them the board allows alone.
+    Before the first tile, every joined tile is new, and the first opens (``_opening``)."""
     state = record.state
     if state.phase == "over":
         return Verdict("round_over", "the game is over")
     if state.phase == "settling":
         return Verdict("round_over", f"round {state.round} is over: give the rack totals to settle it")
     if not len(state.board):
-        return _opening(view, record, opening)
+        return _opening(view, record, opening, first)
     board = view.board
     mapping = to_the_game(view, record)
     if mapping is None:
@@ -320,10 +321,17 @@ def _several_new(added: list[PlacedTile]) -> Verdict:
     )
 
 
-def _opening(view: TableView, record: GameRecord, opening: Cell | None) -> Verdict:
+def _opening(view: TableView, record: GameRecord, opening: Cell | None, first: Tile | None = None) -> Verdict:
+    """Before the round's first tile: the tile that opens it. Of several joined tiles, the one
+    that lay alone before (``opening``), else the one triple among a few (``_opening_triple``),
+    else the one placed ``first`` (seen, or pictured, before the others: ``LiveTable``) where
+    the rules would let it open (fresh studio game 2000604: the 4-4-4 opening, white on a wooden
+    table, was never found alone, and three tiles joined it before any view held)."""
     board, loose = view.board, view.loose
     if len(board) > 1 and opening not in board:
         opening = _opening_triple(board, record.rules)
+    if len(board) > 1 and opening not in board and _may_open(first, record.rules) and first in board.by_tile:
+        opening = board.by_tile[first].cell
     if opening in board:
         first = board.by_cell[opening]  # the next tiles follow from the next views, as any others
     elif len(board) > 1:
@@ -347,6 +355,13 @@ def _opening(view: TableView, record: GameRecord, opening: Cell | None) -> Verdi
     else:
         return Verdict("in_sync", f"round {record.state.round}: waiting for the opening tile")
     return _try_place(first, record, first.cell in view.unsure)  # the round's frame is the view's
+
+
+def _may_open(tile: Tile | None, rules: Rules) -> bool:
+    """Whether the rules let ``tile`` (None: none known) open a round as the camera sees it:
+    where they ask for a triple, only one (a round a player opens otherwise, holding none, is
+    entered by hand)."""
+    return tile is not None and (rules.opening_tile != "triple_or_zero" or tile.is_triple)
 
 
 def _opening_triple(board: Board, rules: Rules) -> Cell | None:
@@ -541,9 +556,9 @@ class LiveTable:
             before_others = self._history[: min(others)] if others else []
             if sum(tile in tiles for tiles in before_others) >= ALONE_FIRST:
                 return tile
-        return self._appeared_first(view, new)
+        return self._appeared_first(view, new, before_the_round=not len(board))
 
-    def _appeared_first(self, view: TableView, new: set[Tile]) -> Tile | None:
+    def _appeared_first(self, view: TableView, new: set[Tile], before_the_round: bool = False) -> Tile | None:
         """Of the ``new`` tiles, the one whose place in the picture took the look it has now in an
         earlier still picture (``_stills``) than any other's; None where one looked so from the
         first still picture on (a tile there before, or one that looks like the table) or where
@@ -551,7 +566,9 @@ class LiveTable:
         studio game 2000443 read a board of 40-pixel wooden tiles as one large outline in the
         frames after a 1-2-5 was played, and once the next player's tile joined, the two new
         tiles at once kept the game out of sync for the rest of it. The picture still shows which
-        came first."""
+        came first. ``before_the_round``: no tile is the game's yet, so one that looked so from
+        the first still picture on (the table was seen waiting for the opening tile while it lay
+        there unfound) lay there first, when every other took its look later."""
         if len(self._stills) < 2 or self._frame_size is None:
             return None
         width, height = self._frame_size
@@ -564,7 +581,7 @@ class LiveTable:
             row = min(max(int(y * THUMBNAIL[1] / height), 0), THUMBNAIL[1] - 1)
             column = min(max(int(x * THUMBNAIL[0] / width), 0), THUMBNAIL[0] - 1)
             looks_so = [abs(int(still[row, column]) - int(now[row, column])) <= CHANGE_LEVEL for still in self._stills]
-            if looks_so[0]:
+            if looks_so[0] and not before_the_round:
                 return None
             took_its_look[tile] = looks_so.index(True)
         if len(took_its_look) < 2:

@@ -620,6 +620,55 @@ def test_two_new_tiles_never_read_apart_are_committed_in_the_order_the_picture_s
     assert verdicts([first_only, both_tiles])[-1].status == "out_of_sync"
 
 
+def test_an_opening_tile_never_found_alone_opens_where_the_picture_shows_it_lay_first():
+    # Fresh studio game 2000604: the 4-4-4 opening, white on a wooden table, was never found
+    # alone (the table was seen "waiting for the opening tile" while it lay there), and three
+    # tiles joined it before any view held; "4 joined tiles before the round has begun" kept the
+    # game out of sync to its end. Each later tile's place changed in a later still picture.
+    board = random_board(2, 4, "pressman-us")
+    assert board.placements[0].tile.is_triple and not any(p.tile.is_triple for p in board.placements[1:])
+    seen = board.moved(CAMERA)
+    centre = {placed.tile: (100.0 + 140 * k, 240.0) for k, placed in enumerate(board.placements)}
+    view = TableView(seen, board_at=tuple((placed.cell, centre[placed.tile]) for placed in seen.placements))
+    hand = np.full((480, 640, 3), 160, np.uint8)
+
+    def pictures(order: list[int]) -> list[np.ndarray]:
+        """Still pictures, the tiles appearing in ``order`` (the first picture shows the first)."""
+        shown, pictured = np.full((480, 640, 3), 60, np.uint8), []
+        for k in order:
+            x, y = (int(v) for v in centre[board.placements[k].tile])
+            shown = shown.copy()
+            shown[y - 15 : y + 15, x - 15 : x + 15] = 200
+            pictured.append(shown)
+        return pictured
+
+    def commits(stills: list[np.ndarray]) -> list:
+        table = LiveTable(LiveSettings(still_frames=3, still_seconds=0.0))
+        state, t, placed = Game(["Ann", "Bob"], RULES).state, 0.0, []
+        for k, picture in enumerate(stills):  # each after a hand came and went
+            for frame in (hand, picture, picture):
+                table.need(frame, t)
+                t += 0.1
+            if k == 0:  # the opening tile lies there unfound
+                waiting = [table.observe(TableView(Board()), GameRecord(state, RULES), t + i / 10) for i in range(3)]
+                assert waiting[-1].status == "in_sync"
+        for k in range(8):
+            verdict = table.observe(view, GameRecord(state, RULES), t + k / 10)
+            if verdict.placement is not None:
+                state, _ = advance(state, verdict.placement, RULES)
+                placed.append(verdict.placement)
+        return placed, verdict
+
+    in_order, _ = commits(pictures([0, 1, 2, 3]))
+    assert [(p.cell, p.corners) for p in in_order] == [(p.cell, p.corners) for p in seen.placements]
+    assert [p.player for p in in_order] == [0, 1, 0, 1]
+    # A tile other than the triple lay there first: the rules have a triple open, so no tile
+    # opens; nor where two tiles lay there from the first still picture on.
+    for stills in (pictures([1, 0, 2, 3]), pictures([0, 1, 2, 3])[1:]):
+        placed, verdict = commits(stills)
+        assert not placed and verdict.status == "out_of_sync" and "joined tiles" in verdict.message
+
+
 def test_a_flickering_reading_never_replaces_the_view_shown(grown):
     game = game_with(Board(grown.placements[:11]))
     table = LiveTable(LiveSettings(still_frames=2, still_seconds=0.0))
