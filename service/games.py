@@ -108,9 +108,9 @@ class GameSession:
         IllegalEvent, with the game unchanged, if the rules forbid it."""
         if not isinstance(data, dict):
             raise IllegalEvent("an event is a JSON object with a kind")
-        self.table.forget()
-        self.reference = None  # the game changes by hand: the table may differ from the last frame
         kind = data.get("kind")
+        self.table.forget(board_changed=kind not in ("draw", "pass"))
+        self.reference = None  # the game changes by hand: the table may differ from the last frame
         if kind == "undo":
             undone = self.game.undo()
             if isinstance(undone, Place):

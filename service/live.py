@@ -437,10 +437,16 @@ class LiveTable:
             return "unchanged"
         return "read"
 
-    def forget(self) -> None:
-        """Read the next still frame afresh (the game changed by other means than the camera)."""
+    def forget(self, board_changed: bool = True) -> None:
+        """Read the next still frame afresh (the game changed by other means than the camera).
+        Where its board changed too (a tile entered, corrected or taken back, a round settled),
+        forget what tells the order of new tiles; a draw or a pass leaves the tiles the camera has
+        yet to commit, and the pictures of when each came, as they were (fresh studio game
+        2000604: the draws told between turns wiped the still pictures that ordered its five
+        tiles in waiting, and the game stayed out of sync at "5 new tiles at once")."""
         self._reference = None
-        self._order_settled()
+        if board_changed:
+            self._order_settled()
 
     def _order_settled(self) -> None:
         """Forget what tells the order of new tiles (the readings, and the still pictures but the

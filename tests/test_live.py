@@ -595,7 +595,7 @@ def test_two_new_tiles_never_read_apart_are_committed_in_the_order_the_picture_s
     both_tiles[225:255, 425:455] = 200
     hand = np.full((480, 640, 3), 160, np.uint8)
 
-    def verdicts(pictures: list[np.ndarray]) -> list:
+    def verdicts(pictures: list[np.ndarray], forgetting: bool | None = None) -> list:
         table = LiveTable(LiveSettings(still_frames=3, still_seconds=0.0))
         state = game_with(Board(grown.placements[:10])).state
         t = 0.0
@@ -603,6 +603,8 @@ def test_two_new_tiles_never_read_apart_are_committed_in_the_order_the_picture_s
             for frame in (hand, picture, picture):
                 table.need(frame, t)
                 t += 0.1
+        if forgetting is not None:  # an event entered by hand: the board changed, or not (a draw)
+            table.forget(board_changed=forgetting)
         seen = [table.observe(view, GameRecord(state, RULES), t + k / 10) for k in range(3)]
         if seen[-1].placement is not None:
             state, _ = advance(state, seen[-1].placement, RULES)
@@ -614,6 +616,10 @@ def test_two_new_tiles_never_read_apart_are_committed_in_the_order_the_picture_s
     turn = game_with(Board(grown.placements[:10])).state.turn
     assert in_order[2].placement == Place(turn, played.cell, played.corners)
     assert in_order[3].placement == Place((turn + 1) % 4, next_played.cell, next_played.corners)
+    # A draw told meanwhile (fresh studio game 2000604) leaves the pictures that tell the order;
+    # a tile entered by hand, which changes the board, does not.
+    assert [v.status for v in verdicts([table_only, first_only, both_tiles], forgetting=False)][2:] == ["placed"] * 2
+    assert verdicts([table_only, first_only, both_tiles], forgetting=True)[-1].status == "out_of_sync"
     # Both places changed in the same still picture, or were seen changed from the first picture
     # on: which came first is unknown.
     assert verdicts([table_only, both_tiles])[-1].status == "out_of_sync"
