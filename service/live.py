@@ -321,17 +321,17 @@ def _several_new(added: list[PlacedTile]) -> Verdict:
     )
 
 
-def _opening(view: TableView, record: GameRecord, opening: Cell | None, first: Tile | None = None) -> Verdict:
+def _opening(view: TableView, record: GameRecord, opening: Cell | None, placed_first: Tile | None = None) -> Verdict:
     """Before the round's first tile: the tile that opens it. Of several joined tiles, the one
     that lay alone before (``opening``), else the one triple among a few (``_opening_triple``),
-    else the one placed ``first`` (seen, or pictured, before the others: ``LiveTable``) where
+    else the one ``placed_first`` (seen, or pictured, before the others: ``LiveTable``) where
     the rules would let it open (fresh studio game 2000604: the 4-4-4 opening, white on a wooden
     table, was never found alone, and three tiles joined it before any view held)."""
     board, loose = view.board, view.loose
     if len(board) > 1 and opening not in board:
         opening = _opening_triple(board, record.rules)
-    if len(board) > 1 and opening not in board and _may_open(first, record.rules) and first in board.by_tile:
-        opening = board.by_tile[first].cell
+    if len(board) > 1 and opening not in board and _may_open(placed_first, record.rules):
+        opening = board.by_tile[placed_first].cell
     if opening in board:
         first = board.by_cell[opening]  # the next tiles follow from the next views, as any others
     elif len(board) > 1:

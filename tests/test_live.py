@@ -648,7 +648,8 @@ def test_an_opening_tile_never_found_alone_opens_where_the_picture_shows_it_lay_
             pictured.append(shown)
         return pictured
 
-    def commits(stills: list[np.ndarray]) -> list:
+    def commits(stills: list[np.ndarray]) -> tuple:
+        """The placements committed, and the last verdict, once the view has held after ``stills``."""
         table = LiveTable(LiveSettings(still_frames=3, still_seconds=0.0))
         state, t, placed = Game(["Ann", "Bob"], RULES).state, 0.0, []
         for k, picture in enumerate(stills):  # each after a hand came and went
