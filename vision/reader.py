@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -316,8 +316,7 @@ class Reader:
                 corners_at = {t.cell: t.corners for t in tiles if t.cell is not None}
 
                 def in_the_frame(_: LatticeMap, new: list[PlacedTile]) -> set[Cell]:
-                    corners = np.array([corners_at[p.cell] for p in new], np.float64)
-                    return _all_but_the_one_changed(previous_image, image, new, corners)
+                    return _all_but_the_one_changed(previous_image, image, new, corners_at)
 
             last, note = last_placement(
                 known, board, rules_used, shown_before=in_the_frame, previous_is_known=sight.knows_the_board
@@ -569,7 +568,7 @@ class Reader:
             there = {new[k].cell for k, yes in zip(seen, shows) if yes}
             left = [k for k in range(len(new)) if new[k].cell not in there]
             if kept_still and len(left) > 1:
-                there |= _all_but_the_one_changed(earlier, image, [new[k] for k in left], now[left])
+                there |= _all_but_the_one_changed(earlier, image, [new[k] for k in left], here)
             return there
 
         return shown
@@ -796,12 +795,12 @@ def _the_cell_that_changed(earlier: np.ndarray, image: np.ndarray, tiles: Sequen
 
 
 def _all_but_the_one_changed(
-    earlier: np.ndarray, image: np.ndarray, new: Sequence[PlacedTile], triangles: np.ndarray
+    earlier: np.ndarray, image: np.ndarray, new: Sequence[PlacedTile], corners_at: Mapping[Cell, np.ndarray]
 ) -> set[Cell]:
-    """Of several tiles that look new (their (N, 3, 2) ``triangles`` in ``image``), the cells of
-    all but the one whose cell alone changed since ``earlier``, taken from the same place
+    """Of several tiles that look new (their corners in ``image`` by cell: ``corners_at``), the
+    cells of all but the one whose cell alone changed since ``earlier``, taken from the same place
     (``changed_alone``): those lay there already. Empty where no one cell changed alone."""
-    alone = changed_alone(earlier, image, triangles)
+    alone = changed_alone(earlier, image, np.array([corners_at[p.cell] for p in new], np.float64))
     return set() if alone is None else {p.cell for k, p in enumerate(new) if k != alone}
 
 
