@@ -65,7 +65,8 @@ THUMBNAIL = (160, 120)  # a 30-pixel tile of a 1280-pixel frame still covers sev
 CHANGE_LEVEL = 24  # grey levels a thumbnail pixel must change by to count (noise is averaged away)
 SETTLED = ("in_sync", "covered", "out_of_sync", "round_over")  # verdicts that hold until the table changes
 LEAD = 2  # readings by which a view must outnumber any other, since the picture moved, to hold
-ALONE_FIRST = 2  # readings showing a tile before another new one appeared, for it to count as placed first
+ALONE_FIRST = 2  # readings showing a tile before another new one came, for it to count as placed first
+STEADY_SHARE = 0.75  # a tile has come to stay from the reading on which at least this share of them show it
 REMEMBERED_READINGS = 300  # readings kept to tell the order in which new tiles appeared
 REMEMBERED_STILLS = 100  # still thumbnails kept to tell it (one each time the picture moved; 19 kB each)
 OPENING_TRIPLE_AMONG = 3  # joined tiles before the round's first, at most, of which a lone triple opens
@@ -551,18 +552,33 @@ class LiveTable:
 
     def _placed_first(self, view: TableView, board: Board) -> Tile | None:
         """Of the tiles ``view`` adds to the game's ``board``, the one that the readings since the
-        table last matched the game showed in ``ALONE_FIRST`` readings or more before any other
-        of them appeared (the picture may have moved since); where no tile was seen so, the one
-        the picture shows came first (``_appeared_first``). Once it is committed, the next view
-        tells the next one the same way."""
+        table last matched the game showed in ``ALONE_FIRST`` readings or more from when it came
+        to stay (``_arrival``) before any other of them came to stay (the picture may have moved
+        since), where no reading showed it before it came to stay (a tile read now and then,
+        then steadily, may have been any tile's misreading at first); where no tile was seen so,
+        the one the picture shows came first (``_appeared_first``). Once it is committed, the
+        next view tells the next one the same way."""
         new = {placed.tile for placed in view.board.placements} - board.by_tile.keys() - {None}
-        appeared = {tile: next((i for i, tiles in enumerate(self._history) if tile in tiles), None) for tile in new}
-        for tile in new:
-            others = [appeared[other] for other in new - {tile} if appeared[other] is not None]
-            before_others = self._history[: min(others)] if others else []
-            if sum(tile in tiles for tiles in before_others) >= ALONE_FIRST:
+        arrived = {tile: self._arrival(tile) for tile in new}
+        for tile, since in arrived.items():
+            others = [later for other, later in arrived.items() if other != tile and later is not None]
+            if since is None or not others or any(tile in tiles for tiles in self._history[:since]):
+                continue  # it has not come to stay, no other has, or it was read before it did
+            if sum(tile in tiles for tiles in self._history[since : min(others)]) >= ALONE_FIRST:
                 return tile
         return self._appeared_first(view, new, before_the_round=not len(board))
+
+    def _arrival(self, tile: Tile) -> int | None:
+        """The first of the readings (``_history``) from which on ``tile`` shows in
+        ``STEADY_SHARE`` of them or more, or None: when it came to stay. A played tile stays; an
+        empty cell beside the board read as its neighbours' numbers comes and goes (fresh studio
+        game 2000481: such a 2-3-4 read now and then from the 13th turn on, before two tiles
+        were played while no view held, was committed before them as placed first, and the game
+        went out of step with its script)."""
+        shown = np.array([tile in tiles for tiles in self._history], bool)
+        shown_from = np.cumsum(shown[::-1])[::-1]  # readings showing it from each one on
+        steady = shown & (shown_from >= STEADY_SHARE * np.arange(len(shown), 0, -1))
+        return int(np.argmax(steady)) if steady.any() else None
 
     def _appeared_first(self, view: TableView, new: set[Tile], before_the_round: bool = False) -> Tile | None:
         """Of the ``new`` tiles, the one whose place in the picture took the look it has now in an

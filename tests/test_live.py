@@ -578,6 +578,47 @@ def test_turns_played_while_no_view_held_are_committed_one_by_one_in_the_order_s
     assert [v.status for v in once[2:]] == ["placed", "out_of_sync"]
 
 
+def test_a_tile_read_now_and_then_before_the_one_played_was_not_placed_first(grown):
+    # Fresh studio game 2000481: an empty cell beside the board read as its neighbours' numbers
+    # (a 2-3-4) in a few readings, then a tile was played, seen alone twice, and the next beside
+    # it: the 2-3-4 was committed as placed first, and the game went out of step. A played tile
+    # stays in the readings; one read now and then is not placed first.
+    game = game_with(Board(grown.placements[:9]))
+    board = Board(grown.placements[:9])
+    played, next_played = grown.placements[9:11]
+    used = {placed.tile for placed in grown.placements[:11]}
+    phantom = next(  # an empty cell beside the board read as a tile the board allows there
+        candidate
+        for cell in sorted(board.frontier() - {played.cell, next_played.cell})
+        for tile in tile_set(5)
+        if tile not in used
+        for candidate in (PlacedTile(cell, turned) for turned in rotations(tile.numbers))
+        if not check_placement(board, candidate, RULES)
+    )
+
+    def view(*tiles: PlacedTile) -> TableView:
+        return TableView(Board([*board.placements, *tiles]).moved(CAMERA))
+
+    def first_verdict(phantom_in: set[int], played_in: frozenset[int] = frozenset({6, 7})) -> object:
+        table = LiveTable(LiveSettings(still_frames=3, still_seconds=0.0))
+        record = GameRecord(game.state, RULES)
+        readings = [
+            view(*([phantom] if k in phantom_in else []), *([played] if k in played_in else [])) for k in range(8)
+        ]
+        for t, reading in enumerate(readings):  # a hand over the table between readings: none holds
+            table.need(np.full((60, 80), 40 * (t % 2 + 1), np.uint8), t / 10)
+            table.observe(reading, record, t / 10)
+        table.need(np.full((60, 80), 120, np.uint8), 1.0)
+        return [table.observe(view(played, next_played, phantom), record, 1 + k / 10) for k in range(3)][-1]
+
+    turn = game.state.turn
+    assert first_verdict(phantom_in={1, 4}).placement == Place(turn, played.cell, played.corners)
+    # Read in every reading since it appeared, it is a tile played while no view held: first.
+    assert first_verdict(phantom_in={4, 5, 6, 7}).placement == Place(turn, phantom.cell, phantom.corners)
+    # Read now and then before it came to stay, the readings do not tell when the tile was played.
+    assert first_verdict(phantom_in=set(), played_in=frozenset({1, 6, 7})).status == "out_of_sync"
+
+
 def test_two_new_tiles_never_read_apart_are_committed_in_the_order_the_picture_shows(grown):
     # Fresh studio game 2000443: the frames after a 1-2-5 was played read the board as one large
     # outline, so no reading showed it alone, and once the next player's 1-4-4 joined, "2 new
