@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Literal, TypeVar
 
 import cv2
 import numpy as np
@@ -71,6 +71,7 @@ REMEMBERED_READINGS = 300  # readings kept to tell the order in which new tiles 
 REMEMBERED_STILLS = 100  # still thumbnails kept to tell it (one each time the picture moved; 19 kB each)
 OPENING_TRIPLE_AMONG = 3  # joined tiles before the round's first, at most, of which a lone triple opens
 PixelPoint = tuple[float, float]
+Key = TypeVar("Key")
 
 
 @dataclass(frozen=True)
@@ -202,9 +203,16 @@ def _map_by_place(
     return ranked[0][0]
 
 
-def judge_view(view: TableView, record: GameRecord, opening: Cell | None = None, first: Tile | None = None) -> Verdict:
+def judge_view(
+    view: TableView,
+    record: GameRecord,
+    opening: Cell | None = None,
+    first: Tile | None = None,
+    opening_unread: bool = False,
+) -> Verdict:
     """Compare a still table's view with the game. Before the first tile, ``opening`` is the
-    cell of the joined tile that lay alone on the table before (unread), which opens the round.
+    cell of the joined tile that lay alone on the table before (unread), which opens the round;
+    ``opening_unread``: that tile lies apart, unread, so a loose tile read beside it does not.
     ``first``: the tile seen before any other new one of the view appeared (``LiveTable``); where
     the view shows several new tiles, it was placed first and is committed (the others follow,
     one from each view after); without it, so is the only one of them the board allows alone.
@@ -215,7 +223,7 @@ def judge_view(view: TableView, record: GameRecord, opening: Cell | None = None,
     if state.phase == "settling":
         return Verdict("round_over", f"round {state.round} is over: give the rack totals to settle it")
     if not len(state.board):
-        return _opening(view, record, opening, first)
+        return _opening(view, record, opening, first, opening_unread)
     board = view.board
     mapping = to_the_game(view, record)
     if mapping is None:
@@ -322,12 +330,21 @@ def _several_new(added: list[PlacedTile]) -> Verdict:
     )
 
 
-def _opening(view: TableView, record: GameRecord, opening: Cell | None, placed_first: Tile | None = None) -> Verdict:
+def _opening(
+    view: TableView,
+    record: GameRecord,
+    opening: Cell | None,
+    placed_first: Tile | None = None,
+    opening_unread: bool = False,
+) -> Verdict:
     """Before the round's first tile: the tile that opens it. Of several joined tiles, the one
     that lay alone before (``opening``), else the one triple among a few (``_opening_triple``),
     else the one ``placed_first`` (seen, or pictured, before the others: ``LiveTable``) where
     the rules would let it open (fresh studio game 2000604: the 4-4-4 opening, white on a wooden
-    table, was never found alone, and three tiles joined it before any view held)."""
+    table, was never found alone, and three tiles joined it before any view held). A loose tile
+    alone opens, but not where the tile that lay alone before lies unread beside it
+    (``opening_unread``; fresh studio game 2000746: the next tile, laid beside a 2-2-2 opening
+    that was never read, was read loose and committed as the opening)."""
     board, loose = view.board, view.loose
     if len(board) > 1 and opening not in board:
         opening = _opening_triple(board, record.rules)
@@ -343,9 +360,9 @@ def _opening(view: TableView, record: GameRecord, opening: Cell | None, placed_f
         )
     elif len(board) == 1:
         first = board.placements[0]
-    elif len(loose) == 1:
+    elif len(loose) == 1 and not opening_unread:
         first = PlacedTile((0, 0), loose[0])  # one tile alone on the table opens; its frame is ours to pick
-    elif loose:
+    elif loose and not opening_unread:
         return Verdict("settling", f"{len(loose)} loose tiles: the opening tile is played alone")
     elif view.unread_at:
         return Verdict(
@@ -545,10 +562,13 @@ class LiveTable:
         of several new tiles, the one seen first (``_placed_first``), so that tiles played while
         no view held are committed in the order they were played."""
         self._remember_lone_tile(view, record.state)
-        opening = None
+        opening, opening_unread = None, False
         if self._lone_tile_at is not None and len(view.board) == 2:
             opening = _tile_at(view.board_at, self._lone_tile_at)
-        return judge_view(view, record, opening, self._placed_first(view, record.state.board))
+        elif self._lone_tile_at is not None and not len(view.board):
+            found = tuple((False, at) for at in view.loose_at) + tuple((True, at) for at in view.unread_at)
+            opening_unread = _tile_at(found, self._lone_tile_at) is True
+        return judge_view(view, record, opening, self._placed_first(view, record.state.board), opening_unread)
 
     def _placed_first(self, view: TableView, board: Board) -> Tile | None:
         """Of the tiles ``view`` adds to the game's ``board``, the one that the readings since the
@@ -618,9 +638,10 @@ class LiveTable:
             (self._lone_tile_at,) = view.loose_at + view.unread_at
 
 
-def _tile_at(centres: tuple[tuple[Cell, PixelPoint], ...], point: PixelPoint) -> Cell | None:
-    """The cell of the one tile among ``centres`` lying where ``point`` is: its centre within a
-    third of the distance to the next nearest centre (the camera may have moved a little)."""
+def _tile_at(centres: tuple[tuple[Key, PixelPoint], ...], point: PixelPoint) -> Key | None:
+    """The key (a cell) of the one tile among ``centres`` lying where ``point`` is: its centre
+    within a third of the distance to the next nearest centre (the camera may have moved a
+    little)."""
     if len(centres) < 2:
         return None
     distances = sorted((float(np.hypot(x - point[0], y - point[1])), cell) for cell, (x, y) in centres)

@@ -280,6 +280,22 @@ def test_an_opening_tile_read_unsurely_opens_once_the_next_tile_joins_it():
     assert answered.placement.corners in {second.corners[i:] + second.corners[:i] for i in range(3)}
 
 
+def test_a_tile_read_loose_beside_the_opening_tile_left_unread_does_not_open():
+    # Fresh studio game 2000746 (ivory tiles on wood, 40 px): the 2-2-2 opening lay unread, the
+    # next tile was laid beside it and read as a loose tile, the 2-2-2 still unread, and the
+    # loose tile was committed as the opening. The tile that lay alone before is still there.
+    game = Game(["Ann", "Bob"], RULES)
+    alone = TableView(Board(), unread_at=((665.0, 467.0),))
+    beside = TableView(Board(), ((2, 2, 4),), loose_at=((691.0, 464.0),), unread_at=((665.0, 466.0),))
+    table = LiveTable()
+    table.judge(alone, GameRecord(game.state, RULES))
+    waiting = table.judge(beside, GameRecord(game.state, RULES))
+    assert waiting.status == "out_of_sync" and "cannot be read surely" in waiting.message
+    # Where the loose tile lies where the lone one lay (read at last), it opens.
+    read_at_last = TableView(Board(), ((2, 2, 4),), loose_at=((664.0, 467.0),), unread_at=((500.0, 300.0),))
+    assert table.judge(read_at_last, GameRecord(game.state, RULES)).status == "placed"
+
+
 def test_an_opening_tile_read_differently_from_frame_to_frame_opens_once_joined():
     game = Game(["Ann", "Bob"], RULES)
     pair = random_board(1, 2, "pressman-us")
