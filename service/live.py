@@ -62,13 +62,13 @@ from vision.crops import to_grey
 Status = Literal["moving", "settling", "in_sync", "covered", "placed", "corrected", "out_of_sync", "round_over"]
 Need = Literal["moving", "unchanged", "read"]
 THUMBNAIL = (160, 120)  # a 30-pixel tile of a 1280-pixel frame still covers several thumbnail pixels
-CHANGE_LEVEL = 24  # grey levels a thumbnail pixel must change by to count (noise is averaged away)
+CHANGE_LEVEL = 24  # levels a thumbnail pixel (grey, or any colour of a still) must change by to count
 SETTLED = ("in_sync", "covered", "out_of_sync", "round_over")  # verdicts that hold until the table changes
 LEAD = 2  # readings by which a view must outnumber any other, since the picture moved, to hold
 ALONE_FIRST = 2  # readings showing a tile before another new one came, for it to count as placed first
 STEADY_SHARE = 0.75  # a tile has come to stay from the reading on which at least this share of them show it
 REMEMBERED_READINGS = 300  # readings kept to tell the order in which new tiles appeared
-REMEMBERED_STILLS = 100  # still thumbnails kept to tell it (one each time the picture moved; 19 kB each)
+REMEMBERED_STILLS = 100  # still thumbnails kept to tell it (one each time the picture moved; 58 kB each)
 OPENING_TRIPLE_AMONG = 3  # joined tiles before the round's first, at most, of which a lone triple opens
 PixelPoint = tuple[float, float]
 Key = TypeVar("Key")
@@ -143,6 +143,14 @@ class Verdict:
 def thumbnail(image: np.ndarray) -> np.ndarray:
     """A small grey copy of a frame for measuring change."""
     return cv2.resize(to_grey(image), THUMBNAIL, interpolation=cv2.INTER_AREA).astype(np.int16)
+
+
+def colour_thumbnail(image: np.ndarray) -> np.ndarray:
+    """A small copy of a frame in its colours (one channel for a grey frame): where a tile was
+    laid, its colour may change more than its grey (fresh studio game 2000701: 30 px wooden pip
+    tiles on a printed cloth changed their places' grey by 5-17 levels, a colour by 29-42)."""
+    small = cv2.resize(image, THUMBNAIL, interpolation=cv2.INTER_AREA)
+    return small.reshape(THUMBNAIL[1], THUMBNAIL[0], -1)
 
 
 def changed_pixels(before: np.ndarray | None, after: np.ndarray) -> int:
@@ -430,8 +438,8 @@ class LiveTable:
     _seen: dict[tuple, _Sightings] = field(default_factory=dict)  # per signature, since the picture moved
     _lone_tile_at: PixelPoint | None = None  # where a tile lay alone before the round began
     _history: list[frozenset[Tile]] = field(default_factory=list)  # tiles joined per reading, since the table matched
-    # The first still thumbnail after each time the picture moved, since the table matched, and
-    # the frame's size: where a new tile lies, they show when it came (``_appeared_first``).
+    # The first still thumbnail after each time the picture moved (in colour), since the table
+    # matched, and the frame's size: where a new tile lies, they show when it came (``_appeared_first``).
     _stills: list[np.ndarray] = field(default_factory=list)
     _moved: bool = True
     _frame_size: tuple[int, int] | None = None
@@ -448,7 +456,7 @@ class LiveTable:
             self._candidate, self._count, self._seen, self._reference, self._moved = None, 0, {}, None, True
             return "moving"
         if self._moved:
-            self._stills = [*self._stills[1 - REMEMBERED_STILLS :], small.astype(np.uint8)]
+            self._stills = [*self._stills[1 - REMEMBERED_STILLS :], colour_thumbnail(image)]
             self._moved, self._frame_size = False, (image.shape[1], image.shape[0])
         unchanged = changed_pixels(self._reference, small) < self.settings.changed_pixels
         if unchanged and now - self._read_at < self.settings.refresh_seconds:
@@ -614,7 +622,6 @@ class LiveTable:
         if len(self._stills) < 2 or self._frame_size is None:
             return None
         width, height = self._frame_size
-        now = self._stills[-1]
         took_its_look: dict[Tile, int] = {}
         for cell, (x, y) in view.board_at:
             tile = view.board.by_cell[cell].tile
@@ -622,7 +629,8 @@ class LiveTable:
                 continue
             row = min(max(int(y * THUMBNAIL[1] / height), 0), THUMBNAIL[1] - 1)
             column = min(max(int(x * THUMBNAIL[0] / width), 0), THUMBNAIL[0] - 1)
-            looks_so = [abs(int(still[row, column]) - int(now[row, column])) <= CHANGE_LEVEL for still in self._stills]
+            here = np.array([still[row, column] for still in self._stills], np.int16)
+            looks_so = list(np.abs(here - here[-1]).max(1) <= CHANGE_LEVEL)
             if looks_so[0] and not before_the_round:
                 return None
             took_its_look[tile] = looks_so.index(True)

@@ -681,6 +681,15 @@ def test_two_new_tiles_never_read_apart_are_committed_in_the_order_the_picture_s
     # on: which came first is unknown.
     assert verdicts([table_only, both_tiles])[-1].status == "out_of_sync"
     assert verdicts([first_only, both_tiles])[-1].status == "out_of_sync"
+    # Tiles of about the cloth's grey in another colour (fresh studio game 2000701: wooden pip
+    # tiles on a printed cloth) change the picture's colour more than its grey: ordered as well.
+    cloth = np.full((480, 640, 3), (60, 120, 60), np.uint8)
+    first_on_cloth = cloth.copy()
+    first_on_cloth[225:255, 185:215] = (140, 95, 124)  # grey 109 against the cloth's 95
+    both_on_cloth = first_on_cloth.copy()
+    both_on_cloth[225:255, 425:455] = (140, 95, 124)
+    on_cloth = verdicts([cloth, first_on_cloth, both_on_cloth])
+    assert [v.placement for v in on_cloth] == [v.placement for v in in_order]
 
 
 def test_an_opening_tile_never_found_alone_opens_where_the_picture_shows_it_lay_first():
