@@ -356,8 +356,8 @@ def _opening(
     board, loose = view.board, view.loose
     if len(board) > 1 and opening not in board:
         opening = _opening_triple(board, record.rules)
-    if len(board) > 1 and opening not in board and _may_open(placed_first, record.rules):
-        opening = board.by_tile[placed_first].cell
+        if opening is None and _may_open(placed_first, record.rules):
+            opening = board.by_tile[placed_first].cell
     if opening in board:
         first = board.by_cell[opening]  # the next tiles follow from the next views, as any others
     elif len(board) > 1:
@@ -574,8 +574,8 @@ class LiveTable:
         if self._lone_tile_at is not None and len(view.board) == 2:
             opening = _tile_at(view.board_at, self._lone_tile_at)
         elif self._lone_tile_at is not None and not len(view.board):
-            found = tuple((False, at) for at in view.loose_at) + tuple((True, at) for at in view.unread_at)
-            opening_unread = _tile_at(found, self._lone_tile_at) is True
+            found = tuple(("loose", at) for at in view.loose_at) + tuple(("unread", at) for at in view.unread_at)
+            opening_unread = _tile_at(found, self._lone_tile_at) == "unread"
         return judge_view(view, record, opening, self._placed_first(view, record.state.board), opening_unread)
 
     def _placed_first(self, view: TableView, board: Board) -> Tile | None:
@@ -587,26 +587,27 @@ class LiveTable:
         the one the picture shows came first (``_appeared_first``). Once it is committed, the
         next view tells the next one the same way."""
         new = {placed.tile for placed in view.board.placements} - board.by_tile.keys() - {None}
-        arrived = {tile: self._arrival(tile) for tile in new}
+        seen = {tile: self._arrival(tile) for tile in new}
+        arrived = {tile: since for tile, (_, since) in seen.items() if since is not None}
         for tile, since in arrived.items():
-            others = [later for other, later in arrived.items() if other != tile and later is not None]
-            if since is None or not others or any(tile in tiles for tiles in self._history[:since]):
-                continue  # it has not come to stay, no other has, or it was read before it did
+            others = [later for other, later in arrived.items() if other != tile]
+            if not others or seen[tile][0] != since:
+                continue  # no other has come to stay, or it was read before it did
             if sum(tile in tiles for tiles in self._history[since : min(others)]) >= ALONE_FIRST:
                 return tile
         return self._appeared_first(view, new, before_the_round=not len(board))
 
-    def _arrival(self, tile: Tile) -> int | None:
-        """The first of the readings (``_history``) from which on ``tile`` shows in
-        ``STEADY_SHARE`` of them or more, or None: when it came to stay. A played tile stays; an
-        empty cell beside the board read as its neighbours' numbers comes and goes (fresh studio
-        game 2000481: such a 2-3-4 read now and then from the 13th turn on, before two tiles
-        were played while no view held, was committed before them as placed first, and the game
-        went out of step with its script)."""
+    def _arrival(self, tile: Tile) -> tuple[int | None, int | None]:
+        """The first of the readings (``_history``) that shows ``tile``, and the first from which
+        on it shows in ``STEADY_SHARE`` of them or more: when it came to stay (None: not read, or
+        not to stay). A played tile stays; an empty cell beside the board read as its neighbours'
+        numbers comes and goes (fresh studio game 2000481: such a 2-3-4 read now and then from
+        the 13th turn on, before two tiles were played while no view held, was committed before
+        them as placed first, and the game went out of step with its script)."""
         shown = np.array([tile in tiles for tiles in self._history], bool)
         shown_from = np.cumsum(shown[::-1])[::-1]  # readings showing it from each one on
         steady = shown & (shown_from >= STEADY_SHARE * np.arange(len(shown), 0, -1))
-        return int(np.argmax(steady)) if steady.any() else None
+        return _first(shown), _first(steady)
 
     def _appeared_first(self, view: TableView, new: set[Tile], before_the_round: bool = False) -> Tile | None:
         """Of the ``new`` tiles, the one whose place in the picture took the look it has now in an
@@ -644,6 +645,11 @@ class LiveTable:
             self._lone_tile_at = None
         elif not len(view.board) and len(view.loose_at) + len(view.unread_at) == 1:
             (self._lone_tile_at,) = view.loose_at + view.unread_at
+
+
+def _first(flags: np.ndarray) -> int | None:
+    """The index of the first true one of ``flags``, or None."""
+    return int(np.argmax(flags)) if flags.any() else None
 
 
 def _tile_at(centres: tuple[tuple[Key, PixelPoint], ...], point: PixelPoint) -> Key | None:
