@@ -304,8 +304,7 @@ def _against_the_board(
     if moved is not None:  # named, so that a player can tell a moved tile from a misread one and fix either
         return Verdict(
             "out_of_sync",
-            f"the tile read at {list(added[0].cell)} ({format_corners(added[0].corners)}) is the {moved}, moved: "
-            "put it back, or correct the game where a tile was read wrong",
+            f"the {added[0]} is the {moved}, moved: put it back, or correct the game where a tile was read wrong",
         )
     # Tiles missing besides are hidden, or missed.
     return _try_place(added[0], record, added[0].cell in unsure)

@@ -12,7 +12,7 @@ from engine.game import Game, IllegalEvent, Place, advance
 from engine.lattice import Cell, LatticeMap, cell_corners, edge_neighbours
 from engine.rules import get_rules
 from engine.simulate import random_board
-from engine.tiles import format_corners, rotations, tile_set
+from engine.tiles import rotations, tile_set
 from service.live import GameRecord, LiveSettings, LiveTable, TableView, changed_pixels, judge_view, thumbnail
 
 RULES = get_rules("pressman-us")
@@ -108,8 +108,8 @@ def test_a_new_tile_is_placed_though_tiles_of_the_board_are_missed(grown):
     verdict = judge_view(TableView(moved.moved(CAMERA)), GameRecord(game.state, RULES))
     assert verdict.status == "out_of_sync" and verdict.placement is None
     # Named with both cells: the tile may have moved, or either of the two may be misread.
-    read_there = f"{list(last.cell)} ({format_corners(first.corners)})"
-    assert verdict.message.startswith(f"the tile read at {read_there} is the {first}, moved: put it back")
+    read_there = PlacedTile(last.cell, first.corners)
+    assert verdict.message.startswith(f"the {read_there} is the {first}, moved: put it back")
 
 
 def test_a_second_copy_of_a_tile_seen_in_its_place_is_not_a_new_tile(grown):
