@@ -1,6 +1,8 @@
 """Photos are checked before decoding: non-images, truncated files and pixel bombs are refused."""
 
 import io
+import struct
+import warnings
 
 import cv2
 import numpy as np
@@ -67,6 +69,17 @@ def test_pixel_bomb_is_refused_before_decoding():
     assert len(bomb) < 1_000_000
     with pytest.raises(ImageError, match="megapixels"):
         decode_image(bomb)
+
+
+def test_a_picture_over_pillows_own_limit_is_refused_in_one_line():
+    # A BMP header claiming 12000x9000 (108 megapixels, over the 89 at which Pillow warns of a
+    # bomb): the warning printed a source line on the command line before our own message.
+    header = bytearray(encoded(".bmp", (2, 2, 3)))
+    header[18:26] = struct.pack("<ii", 12000, 9000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ImageError, match="12000x9000 is more than 52 megapixels"):
+            decode_image(bytes(header))
 
 
 def test_a_50_megapixel_phone_photo_is_decoded():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import warnings
 from pathlib import Path
 
 import cv2
@@ -31,10 +32,13 @@ def decode_image(data: bytes, name: str = "image") -> np.ndarray:
     if not data:
         raise ImageError(f"{name}: file is empty", "not_image")
     try:
-        with Image.open(io.BytesIO(data)) as header:  # reads the header only
-            width, height = header.size
-            kind = header.format
-            orientation = _orientation(header)
+        with warnings.catch_warnings():
+            # Pillow warns of pictures over its own limit; ours is lower and says so in one line.
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as header:  # reads the header only
+                width, height = header.size
+                kind = header.format
+                orientation = _orientation(header)
     except Image.DecompressionBombError:
         too_many = f"{name}: the picture is far more than {MAX_PIXELS // 1_000_000} megapixels"
         raise ImageError(too_many, "too_large") from None
