@@ -399,11 +399,15 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from service.app import Settings, create_app
+    from service.games import StoreError
 
     if not 0 < args.port < 65536:
         raise InputError(f"--port must be 1..65535, not {args.port}")
     _writable_parent(args.db)
-    app = create_app(Settings(database=args.db, cors_origins=tuple(args.cors_origin or ())))
+    try:
+        app = create_app(Settings(database=args.db, cors_origins=tuple(args.cors_origin or ())))
+    except StoreError as error:
+        raise InputError(str(error)) from None
     print(f"serving on http://{args.host}:{args.port}/ (games in {args.db}; API docs at /docs)")
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
@@ -420,17 +424,18 @@ def _live(args: argparse.Namespace) -> int:
         told = load_told(args.told) if args.told else []
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         raise InputError(f"--told {args.told}: not an event script ({error})") from None
-    store = GameStore(args.db)
     try:
+        store = GameStore(args.db)
         session = store.get(args.game) if args.game else None
         seats = len(args.players) if session is None else len(session.game.players)
         if args.opener is not None and not 0 <= args.opener < seats:
             raise InputError(f"--opener must be a seat 0..{seats - 1}, not {args.opener}")
+        source = frames(args.source, args.rate)  # checked before a game is made for it
         if session is None:
             session = store.create(args.players, args.rules)
     except UnknownGame:
         raise InputError(f"--game {args.game}: no such game in {args.db}") from None
-    except ValueError as error:
+    except ValueError as error:  # StoreError, SourceError, a player count the rules refuse
         raise InputError(str(error)) from None
     print(f"game {session.id} ({', '.join(session.game.players)}; {session.game.rules.name}) in {args.db}")
 
@@ -442,7 +447,7 @@ def _live(args: argparse.Namespace) -> int:
         play(
             session,
             _reader(session.game.rules.name),
-            frames(args.source, args.rate),
+            source,
             told,
             args.opener if args.opener is not None else told_opener(told) or 0,
             report,

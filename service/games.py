@@ -49,6 +49,11 @@ class UnknownGame(KeyError):
     """No game has that id."""
 
 
+class StoreError(ValueError):
+    """A file that cannot hold the games (not an SQLite file, or one we cannot write); one
+    line for the user."""
+
+
 @dataclass
 class GameSession:
     """One game in play: its log, the live table watching it, and a lock so that one game's
@@ -245,6 +250,21 @@ def _centre(corners) -> tuple[float, float]:
     return float(x), float(y)
 
 
+def _opened(path: str) -> sqlite3.Connection:
+    """The SQLite file at ``path`` with the games table, made or brought up to date."""
+    db = sqlite3.connect(path, check_same_thread=False)
+    try:
+        db.execute(SCHEMA)
+        columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+        if "provisional" not in columns:  # a file written before placements could be provisional
+            db.execute("ALTER TABLE games ADD COLUMN provisional TEXT NOT NULL DEFAULT '[]'")
+        db.commit()
+    except sqlite3.DatabaseError:
+        db.close()
+        raise
+    return db
+
+
 class GameStore:
     """Game sessions in memory, each written through to one SQLite file."""
 
@@ -253,12 +273,10 @@ class GameStore:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self.settings = settings or LiveSettings()
-        self._db = sqlite3.connect(self.path, check_same_thread=False)
-        self._db.execute(SCHEMA)
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
-        if "provisional" not in columns:  # a file written before placements could be provisional
-            self._db.execute("ALTER TABLE games ADD COLUMN provisional TEXT NOT NULL DEFAULT '[]'")
-        self._db.commit()
+        try:
+            self._db = _opened(self.path)
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"{self.path}: cannot keep games there ({error})") from None
         self._lock = threading.Lock()
         self._sessions: dict[str, GameSession] = {}
 

@@ -38,21 +38,27 @@ class Frame:
 
 
 def frames(source: str, rate: float = 5.0) -> Iterator[Frame]:
-    """Frames of a camera index ("0"), a video file, or a folder of photos shown at ``rate``."""
+    """Frames of a camera index ("0"), a video file, or a folder of photos shown at ``rate``.
+    The source is checked here, before the first frame is asked for: a game is not started on
+    a camera or file that cannot give one."""
     path = Path(source)
     if path.is_dir():
         photos = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
         if not photos:
             raise SourceError(f"{source}: no photos in that folder")
-        for number, photo in enumerate(photos):
-            yield Frame(number, number / rate, load_image(photo))
-        return
+        return (Frame(number, number / rate, load_image(photo)) for number, photo in enumerate(photos))
     camera = source.isdigit()
     if not camera and not path.is_file():
         raise SourceError(f"{source}: no such file, folder or camera")
     capture = cv2.VideoCapture(int(source) if camera else str(path))
     if not capture.isOpened():
         raise SourceError(f"{source}: cannot be opened as a {'camera' if camera else 'video'}")
+    return _captured(capture, source, camera, rate)
+
+
+def _captured(capture: cv2.VideoCapture, source: str, camera: bool, rate: float) -> Iterator[Frame]:
+    """The frames of an opened capture, timed by the clock for a camera, by the video's rate
+    (``rate`` where it gives none) for a file."""
     video_rate = capture.get(cv2.CAP_PROP_FPS) or rate
     start, number = time.monotonic(), 0
     try:

@@ -78,6 +78,7 @@ def test_live_bad_sources_and_scripts(tmp_path, capsys):
     assert "no such file" in capsys.readouterr().err
     (tmp_path / "empty").mkdir()
     assert main(["live", "--source", str(tmp_path / "empty"), "--db", database]) == 2
+    assert GameStore(database).list() == []  # no game is made for a source that gives no frame
     bad_script = tmp_path / "told.json"
     bad_script.write_text("{nope")
     assert main(["live", "--source", str(tmp_path / "empty"), "--told", str(bad_script), "--db", database]) == 2
@@ -98,6 +99,20 @@ def test_live_bad_sources_and_scripts(tmp_path, capsys):
     bad_script.write_text(json.dumps(twice))
     assert main(["live", "--source", str(table), "--told", str(bad_script), "--db", database]) == 2
     assert "cannot be replayed" in capsys.readouterr().err
+
+
+def test_a_file_that_cannot_keep_games_is_refused_in_one_line(tmp_path, capsys):
+    not_a_database = tmp_path / "games.json"
+    not_a_database.write_text('{"games": []}')
+    (tmp_path / "empty").mkdir()
+    for argv in (
+        ["live", "--source", str(tmp_path / "empty"), "--db", str(not_a_database)],
+        ["serve", "--db", str(not_a_database)],
+        ["serve", "--db", str(tmp_path)],  # a folder
+    ):
+        assert main(argv) == 2
+        assert "cannot keep games there" in capsys.readouterr().err
+    assert not_a_database.read_text() == '{"games": []}'
 
 
 def test_any_new_game_can_be_continued_from_the_command_line(tmp_path, capsys):
