@@ -207,6 +207,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/v1/games/{game_id}/frames", summary="A photo of the table: commits the one new tile it shows")
     async def add_frame(game_id: str, image: Annotated[UploadFile, File()], opener: Annotated[int, Form()] = 0) -> dict:
         session = store.get(game_id)
+        session.check_seat(opener)
         pixels = await photo(image, "image")
         return await run_in_threadpool(lambda: see_frame(session, pixels, opener, still=True))
 
@@ -242,9 +243,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     slot["ready"].set()
                 elif message.get("text"):
                     try:
-                        slot["opener"] = int(json.loads(message["text"]).get("opener", 0))
-                    except (ValueError, TypeError, AttributeError):
-                        await socket.send_json({"status": "error", "message": 'text messages are {"opener": i}'})
+                        slot["opener"] = session.check_seat(int(json.loads(message["text"]).get("opener", 0)))
+                    except (ValueError, TypeError, AttributeError):  # IllegalEvent too: no such seat
+                        usage = f'text messages are {{"opener": i}}, i a seat 0..{len(session.game.players) - 1}'
+                        await socket.send_json({"status": "error", "message": usage})
 
         async def answer() -> None:
             while True:

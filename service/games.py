@@ -156,8 +156,7 @@ class GameSession:
     ) -> tuple[Verdict, dict | None, list[dict]]:
         """One view of the table: the verdict, the placement committed from it (if any) and the
         placements it corrected. ``still``: the view is a deliberate photo, judged at once."""
-        if not 0 <= opener < len(self.game.players):
-            opener = 0
+        self.check_seat(opener)
         if still:
             self.table.shown = view
             verdict = self.table.judge(view, self._record(opener))
@@ -185,6 +184,13 @@ class GameSession:
                 self.provisional.add(verdict.placement.cell)
         self.status = verdict
         return verdict, entry, corrected
+
+    def check_seat(self, opener: int) -> int:
+        """The opener, a seat of this game: one that is no player's would open the round for
+        nobody (IllegalEvent, a 422 answer)."""
+        if not 0 <= opener < len(self.game.players):
+            raise IllegalEvent(f"the opener must be a seat 0..{len(self.game.players) - 1}, not {opener}")
+        return opener
 
     def _record(self, opener: int) -> GameRecord:
         return GameRecord(

@@ -233,13 +233,23 @@ def test_a_photo_of_the_table_commits_the_one_new_tile(client):
     assert again["status"] == "in_sync" and again["placed"] is None  # the same table commits nothing twice
 
 
+def test_a_frame_for_an_opener_no_player_is_refused(client):
+    # It opened the round for seat 0 before, silently.
+    game = new_game(client, ["Eve", "Fay"])
+    answer = client.post(f"/v1/games/{game['id']}/frames", files=upload(SAMPLES / "board.jpg"), data={"opener": "2"})
+    assert answer.status_code == 422 and "opener must be a seat 0..1, not 2" in answer.json()["detail"]
+    assert client.get(f"/v1/games/{game['id']}").json()["events"] == []
+
+
 def test_live_socket_answers_frames_and_survives_bad_ones(client):
     game = new_game(client)
     photo = (SAMPLES / "board_before.jpg").read_bytes()
     with client.websocket_connect(f"/v1/games/{game['id']}/live") as socket:
         socket.send_text(json.dumps({"opener": 1}))
+        socket.send_text(json.dumps({"opener": 4}))  # a four-player game has no seat 4
         socket.send_bytes(b"not a frame")
-        assert socket.receive_json()["status"] == "error"
+        assert "a seat 0..3" in socket.receive_json()["message"]  # answered before the frame
+        assert "not an image" in socket.receive_json()["message"]
         answers = []
         for _ in range(3):
             socket.send_bytes(photo)
