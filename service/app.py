@@ -28,7 +28,7 @@ from engine.boardfile import BoardFileError, parse_board
 from engine.game import IllegalEvent
 from engine.rules import DEFAULT_PRESET, PRESETS, get_rules
 from engine.scoring import score_answer
-from service.games import GameSession, GameStore, UnknownGame
+from service.games import DamagedGame, GameSession, GameStore, UnknownGame
 from service.live import LiveSettings
 from vision.image_io import ImageError, decode_image
 
@@ -108,6 +108,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(UnknownGame)
     async def unknown_game(request: Request, error: UnknownGame) -> JSONResponse:
         return JSONResponse({"detail": "no game has that id"}, 404)
+
+    @app.exception_handler(DamagedGame)
+    async def damaged_game(request: Request, error: DamagedGame) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, 500)  # the server's own data, not the request
 
     @app.exception_handler(ImageError)
     async def bad_image(request: Request, error: ImageError) -> JSONResponse:
@@ -226,6 +230,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             session = store.get(game_id)
         except UnknownGame:
             await socket.close(code=4404, reason="no game has that id")
+            return
+        except DamagedGame:
+            await socket.close(code=4500, reason="the game is stored but cannot be replayed")
             return
         await socket.accept()
         slot: dict = {"frame": None, "number": 0, "dropped": 0, "opener": 0, "ready": anyio.Event()}

@@ -54,6 +54,11 @@ class StoreError(ValueError):
     line for the user."""
 
 
+class DamagedGame(StoreError):
+    """A stored game that cannot be replayed (its row edited by hand, or written by a version
+    whose rules differ): the other games stay usable, and this one can be deleted."""
+
+
 @dataclass
 class GameSession:
     """One game in play: its log, the live table watching it, and a lock so that one game's
@@ -303,14 +308,17 @@ class GameStore:
             if row is None:
                 raise UnknownGame(game_id)
             players, rules, events, trusted, provisional, created = row
-            game = Game(json.loads(players), rules, [event_from_dict(e) for e in json.loads(events)])
-            session = GameSession(
-                game_id,
-                game,
-                created,
-                {tuple(c) for c in json.loads(trusted)},
-                {tuple(c) for c in json.loads(provisional)},
-            )
+            try:  # IllegalEvent and malformed JSON are ValueErrors
+                game = Game(json.loads(players), rules, [event_from_dict(e) for e in json.loads(events)])
+                session = GameSession(
+                    game_id,
+                    game,
+                    created,
+                    {tuple(c) for c in json.loads(trusted)},
+                    {tuple(c) for c in json.loads(provisional)},
+                )
+            except (ValueError, KeyError, TypeError) as error:
+                raise DamagedGame(f"game {game_id} is stored but cannot be replayed ({error}): delete it") from None
             session.table = LiveTable(self.settings)
             self._sessions[game_id] = session
             return session
@@ -343,7 +351,13 @@ class GameStore:
     def list(self) -> list[dict]:
         with self._lock:
             ids = [row[0] for row in self._db.execute("SELECT id FROM games ORDER BY created")]
-        return [self.get(game_id).summary() for game_id in ids]
+        games = []
+        for game_id in ids:
+            try:
+                games.append(self.get(game_id).summary())
+            except DamagedGame as error:
+                games.append({"id": game_id, "error": str(error)})
+        return games
 
     def delete(self, game_id: str) -> None:
         with self._lock:

@@ -216,6 +216,31 @@ def test_a_games_file_from_before_provisional_placements_still_opens(tmp_path):
     assert GameStore(path).get("g").provisional == {(0, 0)}
 
 
+def test_a_stored_game_that_cannot_be_replayed_leaves_the_others_usable(tmp_path):
+    # A row edited by hand, or written by a version whose rules differ: before, listing the
+    # games answered 422 with that game's error, for all of them.
+    import sqlite3
+
+    database = str(tmp_path / "games.sqlite3")
+    with TestClient(create_app(Settings(database=database))) as first:
+        kept, damaged = new_game(first, ["Ann", "Bob"]), new_game(first, ["Cy", "Di"])
+    foreign = [{"kind": "place", "player": 0, "cell": [0, 0], "corners": [9, 9, 9]}]
+    with sqlite3.connect(database) as db:
+        db.execute("UPDATE games SET events = ? WHERE id = ?", (json.dumps(foreign), damaged["id"]))
+    db.close()
+    with TestClient(create_app(Settings(database=database))) as second:
+        listed = second.get("/v1/games")
+        assert listed.status_code == 200
+        assert [g["id"] for g in listed.json()] == [kept["id"], damaged["id"]]
+        assert listed.json()[0]["players"] == ["Ann", "Bob"]
+        assert "cannot be replayed" in listed.json()[1]["error"]
+        answer = second.get(f"/v1/games/{damaged['id']}")
+        assert answer.status_code == 500 and "cannot be replayed" in answer.json()["detail"]
+        assert second.get(f"/v1/games/{kept['id']}").status_code == 200
+        assert second.delete(f"/v1/games/{damaged['id']}").status_code == 204
+        assert [g["id"] for g in second.get("/v1/games").json()] == [kept["id"]]
+
+
 def test_a_photo_of_the_table_commits_the_one_new_tile(client):
     game = new_game(client)
     events = f"/v1/games/{game['id']}/events"
