@@ -171,6 +171,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     if predictions is not None and not predictions.is_file():
         raise InputError(f"no such file: {predictions}")
     csv_path = Path(args.csv or folder / "evaluation.csv")
+    _writable_parent(str(csv_path))  # before reading every photo, not after
     try:
         figures = evaluate(folder, predictions, csv_path, progress, args.working_size, args.true_outlines, args.live)
     except FileNotFoundError as error:
@@ -321,9 +322,10 @@ def _training(module: str):
 def _train(args: argparse.Namespace) -> int:
     from service.progress import progress
 
-    train = _training("models.train").train
     if args.images < 10 or args.epochs < 1:
         raise InputError("--images must be at least 10 and --epochs at least 1")
+    _writable_parent(args.out)  # before half an hour of training, not after
+    train = _training("models.train").train
     train(Path(args.out), args.seed, args.images, max(10, args.images // 10), args.epochs, report=progress)
     return 0
 
@@ -331,9 +333,10 @@ def _train(args: argparse.Namespace) -> int:
 def _train_finder(args: argparse.Namespace) -> int:
     from service.progress import progress
 
-    train_finder = _training("models.train_finder").train_finder
     if args.images < 10 or args.steps < 1:
         raise InputError("--images must be at least 10 and --steps at least 1")
+    _writable_parent(args.out)
+    train_finder = _training("models.train_finder").train_finder
     train_finder(Path(args.out), args.seed, args.images, args.steps, report=progress)
     return 0
 
@@ -381,6 +384,8 @@ def _benchmark(args: argparse.Namespace) -> int:
         from models.classifier import DEFAULT_MODEL
         from service.progress import progress
 
+        if args.confusion:
+            _writable_parent(args.confusion)
         try:
             evaluate.main(
                 args.model or DEFAULT_MODEL,

@@ -139,6 +139,17 @@ def test_the_classifier_benchmark_runs_from_any_folder_and_fails_fast_without_a_
     assert main(["benchmark", "classifier", "--images", "2", "--model", "missing.onnx"]) == 2
     assert "no classifier model" in capsys.readouterr().err
     assert not list((tmp_path / "data").glob("*_0_2_*"))  # no test crops rendered for a missing model
+    # Outputs that cannot be written are told before the work, not after it.
+    nowhere = str(tmp_path / "no" / "out")
+    rendered = set((tmp_path / "data").glob("*"))
+    for argv in (
+        ["benchmark", "classifier", "--images", "2", "--confusion", nowhere + ".png"],
+        ["train", "--images", "10", "--out", nowhere + ".onnx"],
+        ["train-finder", "--images", "10", "--out", nowhere + ".onnx"],
+    ):
+        assert main(argv) == 2
+        assert "no such folder" in capsys.readouterr().err
+    assert set((tmp_path / "data").glob("*")) == rendered  # nothing rendered for them
 
 
 def test_crops_under_a_warm_lamp_are_cached_apart_and_redder(tmp_path, monkeypatch, capsys):

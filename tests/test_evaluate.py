@@ -97,6 +97,9 @@ def test_evaluate_command_with_predictions(tmp_path, capsys):
     assert "tile_recall: 1.0000" in out and "exact_boards: 1.0000" in out
     assert (tmp_path / "evaluation.csv").read_text().count("\n") == 2
     assert main(["evaluate", str(tmp_path / "nothing")]) == 2
+    # A CSV that cannot be written is told before any photo is read.
+    assert main(["evaluate", str(tmp_path), "--pred", str(pred), "--csv", str(tmp_path / "no" / "a.csv")]) == 2
+    assert "no such folder" in capsys.readouterr().err
 
 
 def placement(total, bonus_at):
