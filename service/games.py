@@ -50,8 +50,8 @@ class UnknownGame(KeyError):
 
 
 class StoreError(ValueError):
-    """A file that cannot hold the games (not an SQLite file, or one we cannot write); one
-    line for the user."""
+    """A path that cannot hold the games (a file that is not SQLite's, a folder); one line for
+    the user."""
 
 
 class DamagedGame(StoreError):
