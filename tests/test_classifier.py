@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from models.classes import CLASS_COUNT
-from models.classifier import DEFAULT_MODEL, CornerClassifier
+from models.classifier import CALL_AT_MOST, DEFAULT_MODEL, CornerClassifier
 from models.metrics import confusion, expected_calibration_error, summary
 from vision.crops import CROP_PX
 
@@ -46,6 +46,25 @@ def test_batching_does_not_change_answers(classifier, fixture_crops):
     together = classifier.predict(crops)
     one_by_one = np.concatenate([classifier.predict(crops[i : i + 1]) for i in range(len(crops))])
     assert np.allclose(together, one_by_one, atol=1e-5)
+
+
+def test_a_batch_of_thousands_is_read_in_bounded_calls(classifier, fixture_crops, monkeypatch):
+    # A cloth printed with triangles gives thousands of outlines; 4,212 crops in one call took
+    # 0.8 GB of memory. Larger batches are read CALL_AT_MOST at a time, with the same answers.
+    crops, _ = fixture_crops
+    many = np.concatenate([crops] * (2 * CALL_AT_MOST // len(crops) + 1))
+    run = classifier.session.run
+    sizes = []
+
+    def counted(outputs, feeds):
+        sizes.append(len(next(iter(feeds.values()))))
+        return run(outputs, feeds)
+
+    monkeypatch.setattr(classifier.session, "run", counted)
+    probabilities = classifier.predict(many)
+    assert len(sizes) == -(-len(many) // CALL_AT_MOST) > 1 and max(sizes) == CALL_AT_MOST and sum(sizes) == len(many)
+    copies = len(many) // len(crops)
+    assert np.allclose(probabilities, np.concatenate([classifier.predict(crops)] * copies), atol=1e-5)
 
 
 def test_reads_most_fixture_crops(classifier, fixture_crops):
