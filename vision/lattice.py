@@ -142,15 +142,36 @@ def _spread(triangles: np.ndarray) -> np.ndarray:
 def _clusters(points: np.ndarray, radius: float) -> np.ndarray:
     """Cluster label per point: points closer than ``radius`` (transitively) share a label, the
     lowest index among them. Each pass hands every point its neighbours' lowest label, until no
-    label changes: a few passes, as the corners at one lattice point all lie close together."""
-    x, y = points[:, 0], points[:, 1]
-    near = (x[:, None] - x[None]) ** 2 + (y[:, None] - y[None]) ** 2 < radius**2
+    label changes: a few passes, as the corners at one lattice point all lie close together (a
+    cloth printed with triangles chains thousands of corners through many passes, so the pairs
+    are listed once rather than each pass going over every pair of points)."""
+    first, second = _pairs_closer_than(points, radius)
     labels = np.arange(len(points))
     while True:
-        lowest = np.where(near, labels[None, :], len(points)).min(1, initial=len(points))
+        lowest = labels.copy()
+        np.minimum.at(lowest, first, labels[second])
         if np.array_equal(lowest, labels):
             return labels
         labels = lowest
+
+
+def _pairs_closer_than(points: np.ndarray, radius: float, rows: int = 512) -> tuple[np.ndarray, np.ndarray]:
+    """The (i, j) indices of every ordered pair of points closer than ``radius``, each point with
+    itself included. Sorted from left to right, ``rows`` points at a time are measured against
+    only the points within ``radius`` of them across (all pairs of thousands of points at once
+    would take gigabytes)."""
+    order = np.argsort(points[:, 0], kind="stable")
+    x, y = points[order, 0], points[order, 1]
+    firsts, seconds = [np.zeros(0, np.intp)], [np.zeros(0, np.intp)]
+    for start in range(0, len(points), rows):
+        block = slice(start, start + rows)
+        left = np.searchsorted(x, x[block][0] - radius, side="left")
+        right = np.searchsorted(x, x[block][-1] + radius, side="right")
+        near = (x[block, None] - x[None, left:right]) ** 2 + (y[block, None] - y[None, left:right]) ** 2 < radius**2
+        first, second = np.nonzero(near)
+        firsts.append(order[first + start])
+        seconds.append(order[second + left])
+    return np.concatenate(firsts), np.concatenate(seconds)
 
 
 def _seed_assignment(outline: np.ndarray) -> tuple[Cell, int]:
