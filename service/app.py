@@ -33,7 +33,7 @@ from service.live import LiveSettings
 from vision.image_io import ImageError, decode_image
 
 STATIC = Path(__file__).parent / "static"
-IMAGE_STATUS = {"too_large": 413, "not_image": 415, "damaged": 422}
+IMAGE_STATUS = {"too_large": 413, "too_small": 422, "not_image": 415, "damaged": 422}
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(DamagedGame)
     async def damaged_game(request: Request, error: DamagedGame) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, 500)  # the server's own data, not the request
+        return JSONResponse({"detail": str(error)}, 409)  # the game as stored conflicts with these rules
 
     @app.exception_handler(ImageError)
     async def bad_image(request: Request, error: ImageError) -> JSONResponse:
@@ -232,7 +232,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await socket.close(code=4404, reason="no game has that id")
             return
         except DamagedGame:
-            await socket.close(code=4500, reason="the game is stored but cannot be replayed")
+            await socket.close(code=4409, reason="the game is stored but cannot be replayed")
             return
         await socket.accept()
         slot: dict = {"frame": None, "number": 0, "dropped": 0, "opener": 0, "ready": anyio.Event()}

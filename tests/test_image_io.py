@@ -25,7 +25,7 @@ def test_decodes_common_formats(kind):
 
 
 def test_grey_photos_come_back_as_colour():
-    assert decode_image(encoded(".png", (20, 30))).shape == (20, 30, 3)
+    assert decode_image(encoded(".png", (30, 40))).shape == (30, 40, 3)
 
 
 def with_orientation(pixels: np.ndarray, orientation: int, kind: str) -> bytes:
@@ -80,6 +80,19 @@ def test_a_picture_over_pillows_own_limit_is_refused_in_one_line():
         warnings.simplefilter("error")
         with pytest.raises(ImageError, match="12000x9000 is more than 52 megapixels"):
             decode_image(bytes(header))
+
+
+@pytest.mark.parametrize(
+    ("shape", "message"), [((1, 4096), "too small"), ((23, 400), "too small"), ((30, 4000), "narrow")]
+)
+def test_a_picture_that_cannot_show_a_tile_is_refused(shape, message):
+    # A picture 1 pixel wide and 4096 high crashed the look from above, and one 4096 wide and 1
+    # high read tiles on the board: the finder stretched its line of noise to 8 pixels.
+    for height, width in (shape, shape[::-1]):
+        with pytest.raises(ImageError, match=message) as refused:
+            decode_image(encoded(".png", (height, width, 3), noisy=True))
+        assert refused.value.kind == "too_small"
+    assert decode_image(encoded(".png", (24, 480, 3))).shape == (24, 480, 3)  # the least that is read
 
 
 def test_a_50_megapixel_phone_photo_is_decoded():

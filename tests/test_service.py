@@ -117,6 +117,8 @@ def test_bad_photos_get_clear_4xx_answers(client):
     assert code == 422 and "truncated" in detail
     code, detail = status(tiny_png_header(30_000, 30_000))
     assert code == 413 and "megapixels" in detail
+    code, detail = status(tiny_png_header(4096, 1))
+    assert code == 422 and "too small to show a tile" in detail
     code, detail = status(jpeg, rules="house")
     assert code == 422 and "house" in detail
     assert client.post("/v1/readings", data={"rules": "pressman-us"}).status_code == 422  # no photo
@@ -235,7 +237,7 @@ def test_a_stored_game_that_cannot_be_replayed_leaves_the_others_usable(tmp_path
         assert listed.json()[0]["players"] == ["Ann", "Bob"]
         assert "cannot be replayed" in listed.json()[1]["error"]
         answer = second.get(f"/v1/games/{damaged['id']}")
-        assert answer.status_code == 500 and "cannot be replayed" in answer.json()["detail"]
+        assert answer.status_code == 409 and "cannot be replayed" in answer.json()["detail"]
         assert second.get(f"/v1/games/{kept['id']}").status_code == 200
         assert second.delete(f"/v1/games/{damaged['id']}").status_code == 204
         assert [g["id"] for g in second.get("/v1/games").json()] == [kept["id"]]

@@ -12,13 +12,19 @@ from PIL import Image, UnidentifiedImageError
 
 MAX_PIXELS = 52_000_000  # a 50-megapixel phone photo (8160x6120); a bigger one is refused before it is decoded
 MAX_BYTES = 60 * 1024 * 1024
+# A picture under this many pixels across, or a strip this many times longer than it is wide,
+# cannot show a tile: the finder's view of it (960 pixels long) would be a few pixels across,
+# where a line of noise stretched to its input size read as tiles, and a look shrunk further
+# had no pixel left at all.
+MIN_SIDE = 24
+MAX_ELONGATION = 20
 EXIF_ORIENTATION = 0x0112
 HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1"}
 
 
 class ImageError(ValueError):
     """A file that is not a usable photo; the message is one line for the user. ``kind`` says
-    why, for callers that answer with a status code: too_large, not_image or damaged."""
+    why, for callers that answer with a status code: too_large, too_small, not_image or damaged."""
 
     def __init__(self, message: str, kind: str = "damaged") -> None:
         super().__init__(message)
@@ -49,12 +55,23 @@ def decode_image(data: bytes, name: str = "image") -> np.ndarray:
         raise ImageError(f"{name}: not an image (or a format that is not supported)", "not_image") from None
     if width * height > MAX_PIXELS:
         raise ImageError(f"{name}: {width}x{height} is more than {MAX_PIXELS // 1_000_000} megapixels", "too_large")
+    check_size(width, height, name)
     if _truncated(data, kind):
         raise ImageError(f"{name}: the {kind} file is truncated")
     pixels = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
     if pixels is None or pixels.shape[:2] != (height, width):
         raise ImageError(f"{name}: the {kind} data cannot be decoded")
     return _upright(pixels, orientation)
+
+
+def check_size(width: int, height: int, name: str = "image") -> None:
+    """ImageError (too_small) for a picture too small or too narrow to show a tile."""
+    size = f"{name}: {width}x{height} is"
+    if min(width, height) < MIN_SIDE:
+        raise ImageError(f"{size} too small to show a tile ({MIN_SIDE} pixels across at least)", "too_small")
+    if max(width, height) > MAX_ELONGATION * min(width, height):
+        narrow = f"{size} over {MAX_ELONGATION} times as long as it is wide: too narrow to show a tile"
+        raise ImageError(narrow, "too_small")
 
 
 def _orientation(header: Image.Image) -> int:

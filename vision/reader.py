@@ -66,6 +66,7 @@ from vision.find import (
     median_side,
     seen_scale,
 )
+from vision.image_io import check_size
 from vision.lattice import LatticeFit, first_corner, fit_board
 from vision.records import Reading, ReadTile, joined_board
 from vision.sizes import (
@@ -208,7 +209,10 @@ class Reader:
         its tiles are expected where they lie, so a misread number gives way to what the game
         knows, and without ``previous`` the tile added is scored against it; but for its
         ``provisional`` cells, placed from an unsure reading, whose numbers are only hints
-        (``vision.decode``: they settle a doubt, never make a number sure)."""
+        (``vision.decode``: they settle a doubt, never make a number sure). A picture too small
+        or too narrow to show a tile is refused (``ImageError``, as ``decode_image`` refuses it)."""
+        height, width = image.shape[:2]
+        check_size(width, height, path or "image")
         rules = get_rules(rules) if isinstance(rules, str) else rules or self.rules
         game = _Known(known, frozenset(provisional)) if known is not None else None
         timing: dict[str, float] = {}
@@ -325,7 +329,6 @@ class Reader:
             notes.append(note)
         lap("validate")
         timing["total"] = (time.perf_counter() - start) * 1000
-        height, width = image.shape[:2]
         return Reading(path, width, height, tiles, face_down, unread, violations, last, timing, tuple(notes))
 
     def _from_above(
