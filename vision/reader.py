@@ -87,6 +87,12 @@ MISSED_CORE_NONE_BELOW = 0.5  # ... and no corner reads "none" this surely
 ONE_TILE_SIZE = 1.6  # an outline within this factor of a cell's side is one tile's; larger, several run together
 READ_LOOSE_AT_LEAST = 0.5  # a loose tile whose least sure number is read less surely than this is unread
 BOARD_AT_LEAST = 2  # tiles joined in the lattice that make a board; fewer are read as loose tiles
+# More face-up triangles joined than the large set has tiles, or far more outlines than any table
+# shows (studio photos: 402 at most, specks of busy cloths with the tiles), are a cloth printed
+# with triangles, not a game: none is read (decoding 2,044 such triangles took 93 seconds and
+# 3.5 GB; reading 8,964 outlines 16 seconds and 3.4 GB).
+MOST_TILES = len(tile_set(LARGE_MAX))
+MOST_OUTLINES = 1200
 # A photo whose corners the classifier reads less surely than this on the whole (the mean of its
 # best number's probability) has every number flagged: decoded, they are right far less than 90%.
 HARD_TO_READ_BELOW = 0.7
@@ -131,6 +137,7 @@ class _Sight:
     read_surely: float = 1.0  # how surely the classifier read the corners of the tiles read (``_read_surely``)
     greyed: bool = False  # the corners were read with their colour taken away (``read_colour_or_grey``)
     from_above: bool = False  # the board was looked at in a view from straight above (``Reader._from_above``)
+    pattern: int = 0  # triangles outlined or joined, too many for a game's, and so not read (``MOST_TILES``)
 
     @property
     def photo_tile_side(self) -> float:
@@ -300,6 +307,11 @@ class Reader:
                 f"the numbers are hard to read in this photo (the classifier is {sight.read_surely:.0%} sure of a"
                 " corner on average: blur, glare or small tiles), so the numbers read from it are flagged uncertain"
             )
+        if sight.pattern:
+            notes.append(
+                f"{sight.pattern} triangles found, far more than a game's tiles: a cloth printed with triangles,"
+                " not a game, so none is read"
+            )
         if sight.lone_blank:
             notes.append("a loose tile shows no mark: the 0-0-0 tile face up, or a pip tile's back")
         if known is not None and len(known) and not sight.knows_the_board:
@@ -432,6 +444,8 @@ class Reader:
         tiles. Outlines the board's plane finds the wrong size to read are classified only as
         backs (``back_sized``)."""
         finder_outlines = outlines
+        if len(outlines) > MOST_OUTLINES:
+            return _a_pattern(first_look, len(outlines), fit_board(outlines[:0]), outlines)
         fit = fit_board(outlines)
         sized = sized_like_the_board(outlines, fit)
         set_aside = outlines[~sized]
@@ -466,6 +480,10 @@ class Reader:
         face_down = tuple(outlines[i] for i in np.nonzero(down)[0])
         face_down += tuple(set_aside[unlike_any_number(aside_probabilities)])
         up_probabilities, up_corners, up_cells = probabilities[face_up], ordered[face_up], [cells[i] for i in face_up]
+        joined = sum(cell is not None for cell in up_cells)
+        if joined > MOST_TILES:
+            lap("decode")
+            return _a_pattern(first_look, joined, fit, finder_outlines)
         expected, hints = _known_placed(known, up_probabilities, up_cells)
         if not expected:  # no known board, or its place not clear from the corners: decode, then match the tiles read
             read, max_number = read_numbers(up_probabilities, up_corners, up_cells, rules)
@@ -701,6 +719,13 @@ class Reader:
         )
         keep = np.nonzero(reads_numbers | shows_a_core)[0]
         return [candidates[k] for k in keep], triangles[keep], probabilities[keep]
+
+
+def _a_pattern(first_look: FirstLook, triangles: int, fit: LatticeFit, outlines: np.ndarray) -> _Sight:
+    """A look that found too many ``triangles`` for a game's tiles (``MOST_TILES``,
+    ``MOST_OUTLINES``): no tile read, the count kept for the reading's note."""
+    nothing = (first_look.working_size, (), (), (), False, STANDARD_MAX, 0.0, fit, outlines)
+    return _Sight(*nothing, scale=first_look.scale, pattern=triangles)
 
 
 def read_colour_or_grey(classifier: CornerClassifier, crops: np.ndarray, tile_side: float) -> tuple[np.ndarray, bool]:
