@@ -137,7 +137,7 @@ class _Sight:
     read_surely: float = 1.0  # how surely the classifier read the corners of the tiles read (``_read_surely``)
     greyed: bool = False  # the corners were read with their colour taken away (``read_colour_or_grey``)
     from_above: bool = False  # the board was looked at in a view from straight above (``Reader._from_above``)
-    pattern: int = 0  # triangles outlined or joined, too many for a game's, and so not read (``MOST_TILES``)
+    pattern: int = 0  # triangles found, too many for a game's tiles, so none read (``MOST_OUTLINES``, ``MOST_TILES``)
 
     @property
     def photo_tile_side(self) -> float:
