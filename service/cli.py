@@ -52,7 +52,10 @@ def _score(args: argparse.Namespace) -> int:
     if args.svg:
         violations = [v for r in judge_each(board, rules) for v in r.violations]
         cell = tuple(answer["cell"])
-        Path(args.svg).write_text(board_svg(board, cell, violations, title=args.board), encoding="utf-8")
+        try:
+            Path(args.svg).write_text(board_svg(board, cell, violations, title=args.board), encoding="utf-8")
+        except OSError as error:
+            raise InputError(f"cannot write {args.svg}: {error.strerror or error}") from None
     print(json.dumps(answer))
     return 0
 

@@ -38,6 +38,9 @@ def test_rules_option_and_svg(tmp_path, capsys):
     assert main(["score", write(tmp_path, board), "--rules", "pressman-2012", "--svg", str(svg)]) == 0
     assert json.loads(capsys.readouterr().out)["score"]["total"] == 15
     assert svg.read_text().startswith("<svg") and svg.read_text().count("<polygon") == 1
+    for nowhere in (tmp_path / "no" / "board.svg", tmp_path):  # a missing folder, a folder
+        assert main(["score", write(tmp_path, board), "--svg", str(nowhere)]) == 2
+        assert "cannot write" in capsys.readouterr().err
 
 
 def test_illegal_last_tile_and_earlier_problems_are_reported(tmp_path, capsys):
