@@ -126,7 +126,7 @@ def _read(args: argparse.Namespace) -> int:
 
         from service.progress import progress
 
-        _writable_parent(args.out)
+        _writable_file(args.out)
         reader = _reader(args.rules, args.working_size)
         failed = 0
         with open(args.out, "w", encoding="utf-8") as out:
@@ -140,8 +140,8 @@ def _read(args: argparse.Namespace) -> int:
         if failed:
             print(f"triominoes: {failed} of {len(paths)} photos could not be read (see {args.out})", file=sys.stderr)
         return 0
-    if args.overlay and Path(args.overlay).suffix.lower() not in {".png", ".jpg", ".jpeg"}:
-        raise InputError(f"--overlay {args.overlay}: use a .png or .jpg name")
+    if args.overlay:
+        _writable_picture(args.overlay, "--overlay")
     known = _board_file(args.board, None)[0] if args.board else None  # the file's own rules check it
     try:
         image = load_image(paths[0])
@@ -156,7 +156,6 @@ def _read(args: argparse.Namespace) -> int:
 
         from vision.overlay import draw_overlay
 
-        _writable_parent(args.overlay)
         if not cv2.imwrite(args.overlay, draw_overlay(image, reading)):
             raise InputError(f"cannot write {args.overlay}")
     print(json.dumps(reading.to_dict()) if args.json else _summary(reading))
@@ -174,7 +173,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     if predictions is not None and not predictions.is_file():
         raise InputError(f"no such file: {predictions}")
     csv_path = Path(args.csv or folder / "evaluation.csv")
-    _writable_parent(str(csv_path))  # before reading every photo, not after
+    _writable_file(str(csv_path))  # before reading every photo, not after
     try:
         figures = evaluate(folder, predictions, csv_path, progress, args.working_size, args.true_outlines, args.live)
     except FileNotFoundError as error:
@@ -260,14 +259,15 @@ def _datasets(args: argparse.Namespace) -> int:
 
         from datasets.sheet import contact_sheet
 
-        _writable_parent(args.out)
-        cv2.imwrite(args.out, contact_sheet(list(seeds)))
+        _writable_picture(args.out, "--out")
+        if not cv2.imwrite(args.out, contact_sheet(list(seeds))):
+            raise InputError(f"cannot write {args.out}")
         print(f"wrote {args.out}")
         return 0
     if args.action == "crops":
         import numpy as np
 
-        _writable_parent(args.out)
+        _writable_file(args.out)
         jobs = [make.RenderJob(s, styles, other_editions=args.other_editions) for s in seeds]
         parts = list(progress(make.run_jobs(make.crops_for_seed, jobs, workers=args.workers), len(jobs), "crops"))
         data = make.crop_arrays(parts)
@@ -327,7 +327,7 @@ def _train(args: argparse.Namespace) -> int:
 
     if args.images < 10 or args.epochs < 1:
         raise InputError("--images must be at least 10 and --epochs at least 1")
-    _writable_parent(args.out)  # before half an hour of training, not after
+    _writable_file(args.out)  # before half an hour of training, not after
     train = _training("models.train").train
     train(Path(args.out), args.seed, args.images, max(10, args.images // 10), args.epochs, report=progress)
     return 0
@@ -338,16 +338,27 @@ def _train_finder(args: argparse.Namespace) -> int:
 
     if args.images < 10 or args.steps < 1:
         raise InputError("--images must be at least 10 and --steps at least 1")
-    _writable_parent(args.out)
+    _writable_file(args.out)
     train_finder = _training("models.train_finder").train_finder
     train_finder(Path(args.out), args.seed, args.images, args.steps, report=progress)
     return 0
 
 
-def _writable_parent(path: str) -> None:
+def _writable_file(path: str) -> None:
+    """A one-line InputError where a file cannot be written at ``path`` (its folder is missing,
+    or a folder is there): told before the work that makes the file, not after it."""
     parent = Path(path).resolve().parent
     if not parent.is_dir():
         raise InputError(f"no such folder: {parent}")
+    if Path(path).is_dir():
+        raise InputError(f"{path} is a folder: name a file")
+
+
+def _writable_picture(path: str, option: str) -> None:
+    """``_writable_file`` for a picture OpenCV writes, which needs a .png or .jpg name."""
+    if Path(path).suffix.lower() not in {".png", ".jpg", ".jpeg"}:
+        raise InputError(f"{option} {path}: use a .png or .jpg name")
+    _writable_file(path)
 
 
 def _benchmark(args: argparse.Namespace) -> int:
@@ -388,7 +399,7 @@ def _benchmark(args: argparse.Namespace) -> int:
         from service.progress import progress
 
         if args.confusion:
-            _writable_parent(args.confusion)
+            _writable_picture(args.confusion, "--confusion")
         try:
             evaluate.main(
                 args.model or DEFAULT_MODEL,
@@ -411,7 +422,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     if not 0 < args.port < 65536:
         raise InputError(f"--port must be 1..65535, not {args.port}")
-    _writable_parent(args.db)
+    _writable_file(args.db)
     try:
         app = create_app(Settings(database=args.db, cors_origins=tuple(args.cors_origin or ())))
     except StoreError as error:
@@ -427,7 +438,7 @@ def _live(args: argparse.Namespace) -> int:
     from service.play import SourceError, compare_with_told, frames, load_told, play, told_opener
     from vision.image_io import ImageError
 
-    _writable_parent(args.db)
+    _writable_file(args.db)
     try:
         told = load_told(args.told) if args.told else []
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:

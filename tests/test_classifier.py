@@ -163,11 +163,14 @@ def test_the_classifier_benchmark_runs_from_any_folder_and_fails_fast_without_a_
     rendered = set((tmp_path / "data").glob("*"))
     for argv in (
         ["benchmark", "classifier", "--images", "2", "--confusion", nowhere + ".png"],
+        ["benchmark", "classifier", "--images", "2", "--confusion", str(tmp_path / "confusion.txt")],
         ["train", "--images", "10", "--out", nowhere + ".onnx"],
         ["train-finder", "--images", "10", "--out", nowhere + ".onnx"],
+        ["train", "--images", "10", "--out", str(tmp_path)],
     ):
         assert main(argv) == 2
-        assert "no such folder" in capsys.readouterr().err
+        err = capsys.readouterr().err
+        assert any(why in err for why in ("no such folder", "use a .png", "is a folder"))
     assert set((tmp_path / "data").glob("*")) == rendered  # nothing rendered for them
 
 

@@ -105,13 +105,13 @@ def test_a_file_that_cannot_keep_games_is_refused_in_one_line(tmp_path, capsys):
     not_a_database = tmp_path / "games.json"
     not_a_database.write_text('{"games": []}')
     (tmp_path / "empty").mkdir()
-    for argv in (
-        ["live", "--source", str(tmp_path / "empty"), "--db", str(not_a_database)],
-        ["serve", "--db", str(not_a_database)],
-        ["serve", "--db", str(tmp_path)],  # a folder
+    for argv, message in (
+        (["live", "--source", str(tmp_path / "empty"), "--db", str(not_a_database)], "cannot keep games there"),
+        (["serve", "--db", str(not_a_database)], "cannot keep games there"),
+        (["serve", "--db", str(tmp_path)], "is a folder"),
     ):
         assert main(argv) == 2
-        assert "cannot keep games there" in capsys.readouterr().err
+        assert message in capsys.readouterr().err
     assert not_a_database.read_text() == '{"games": []}'
 
 

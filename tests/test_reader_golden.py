@@ -314,6 +314,8 @@ def test_read_many_photos_to_jsonl(tmp_path, capsys):
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(lines) == 3 and sum("error" in line for line in lines) == 1
     assert "1 of 3 photos could not be read" in capsys.readouterr().err
+    assert main(["read", str(SAMPLES / "*.jpg"), "--out", str(tmp_path)]) == 2  # a folder: told first
+    assert "is a folder" in capsys.readouterr().err
 
 
 def test_small_tiles_in_a_large_photo_are_read_by_looking_again_closer(reader):

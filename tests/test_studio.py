@@ -365,3 +365,9 @@ def test_the_table_before_the_game_shows_the_pile_or_nothing(tmp_path):
     assert bare.truth["tiles"] == [] and bare.truth["face_down"] == [] and not bare.mask.any()
     make_image(RenderJob(8, only="pile"), tmp_path)  # as `datasets render --only pile` writes it
     assert json.loads((tmp_path / "0000008.json").read_text())["face_down"] == pile["face_down"]
+
+
+def test_a_contact_sheet_is_refused_a_name_no_picture_has_before_it_is_drawn(tmp_path, capsys):
+    # A .txt name drew the sheet, then OpenCV's writer failed with a traceback.
+    assert main(["datasets", "sheet", "--n", "1", "--out", str(tmp_path / "sheet.txt")]) == 2
+    assert "use a .png or .jpg name" in capsys.readouterr().err and not list(tmp_path.iterdir())
