@@ -7,8 +7,14 @@ from pathlib import Path
 import onnxruntime as ort
 
 
+class ModelError(ValueError):
+    """A model file onnxruntime cannot load (cut short, a Git LFS pointer, another kind of
+    file); one line for the user."""
+
+
 def open_model(path: str | Path, what: str, command: str, threads: int | None = None) -> ort.InferenceSession:
-    """An inference session for the model at ``path``; a missing file names the command that makes it."""
+    """An inference session for the model at ``path``; a missing file (FileNotFoundError) or
+    one that is no model (ModelError) names the command that makes it."""
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no {what} model at {path} (train one with '{command}')")
@@ -19,4 +25,9 @@ def open_model(path: str | Path, what: str, command: str, threads: int | None = 
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     if threads:
         options.intra_op_num_threads = threads
-    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    try:
+        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as error:  # onnxruntime's own errors derive from Exception alone
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        unusable = f"{path} is no {what} model onnxruntime can load ({reason}): make one with '{command}'"
+        raise ModelError(unusable) from None

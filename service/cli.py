@@ -101,11 +101,12 @@ def _summary(reading) -> str:
 
 
 def _reader(rules: str, working_size: int | None = None):
+    from models.runtime import ModelError
     from vision.reader import Reader
 
     try:
         return Reader(rules=rules, working_size=working_size)
-    except FileNotFoundError as error:
+    except (FileNotFoundError, ModelError) as error:
         raise InputError(str(error)) from None
 
 
@@ -163,6 +164,7 @@ def _read(args: argparse.Namespace) -> int:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
+    from models.runtime import ModelError
     from service.progress import progress
     from vision.evaluate import LARGE_TILES_FROM, evaluate, truth_files
 
@@ -176,7 +178,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     _writable_file(str(csv_path))  # before reading every photo, not after
     try:
         figures = evaluate(folder, predictions, csv_path, progress, args.working_size, args.true_outlines, args.live)
-    except FileNotFoundError as error:
+    except (FileNotFoundError, ModelError) as error:
         raise InputError(str(error)) from None
     except (json.JSONDecodeError, KeyError) as error:
         raise InputError(f"malformed reading or truth: {error}") from None
@@ -362,6 +364,7 @@ def _writable_picture(path: str, option: str) -> None:
 
 
 def _benchmark(args: argparse.Namespace) -> int:
+    from models.runtime import ModelError
     from service.machine import describe
 
     print(describe())  # speed figures compare only on one processor
@@ -378,7 +381,7 @@ def _benchmark(args: argparse.Namespace) -> int:
 
         try:
             reader_bench.main(args.photos)
-        except FileNotFoundError as error:
+        except (FileNotFoundError, ModelError) as error:
             raise InputError(str(error)) from None
     elif args.target == "service":
         from service import bench as service_bench
@@ -391,7 +394,7 @@ def _benchmark(args: argparse.Namespace) -> int:
 
         try:
             evaluate_finder.main(args.model or DEFAULT_FINDER, args.images or 150, report=progress, warmth=args.warmth)
-        except FileNotFoundError as error:
+        except (FileNotFoundError, ModelError) as error:
             raise InputError(str(error)) from None
     elif args.target == "classifier":
         from models import evaluate
@@ -409,7 +412,7 @@ def _benchmark(args: argparse.Namespace) -> int:
                 other_editions=args.other_editions,
                 warmth=args.warmth,
             )
-        except FileNotFoundError as error:
+        except (FileNotFoundError, ModelError) as error:
             raise InputError(str(error)) from None
     return 0
 

@@ -8,6 +8,7 @@ import pytest
 from models.classes import CLASS_COUNT
 from models.classifier import CALL_AT_MOST, DEFAULT_MODEL, CornerClassifier
 from models.metrics import confusion, expected_calibration_error, summary
+from models.runtime import ModelError
 from vision.crops import CROP_PX
 
 FIXTURE = Path(__file__).parent / "fixtures" / "corner_crops.npz"
@@ -89,6 +90,18 @@ def test_bad_batches(classifier):
         classifier.predict(np.zeros((4, 3, size, size), np.float32))
     with pytest.raises(FileNotFoundError, match="triominoes train"):
         CornerClassifier("/no/such/model.onnx")
+
+
+def test_a_file_that_is_no_model_is_refused_in_one_line(tmp_path, capsys):
+    # A model cut short or left a Git LFS pointer ended in onnxruntime's protobuf traceback.
+    from service.cli import main
+
+    pointer = tmp_path / "corner.onnx"
+    pointer.write_text("version https://git-lfs.github.com/spec/v1\noid sha256:0\nsize 269000\n")
+    with pytest.raises(ModelError, match="is no classifier model onnxruntime can load"):
+        CornerClassifier(pointer)
+    assert main(["benchmark", "classifier", "--images", "1", "--model", str(pointer)]) == 2
+    assert "make one with 'triominoes train'" in capsys.readouterr().err
 
 
 def test_onnx_and_torch_agree(classifier, fixture_crops):
