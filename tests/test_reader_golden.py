@@ -18,7 +18,7 @@ from service.cli import main
 from vision.added import looks_alike
 from vision.evaluate import board_of, compare
 from vision.find import FirstLook
-from vision.image_io import EXIF_ORIENTATION, decode_image, load_image
+from vision.image_io import EXIF_ORIENTATION, ImageError, decode_image, load_image
 from vision.lattice import fit_board
 from vision.reader import Reader
 
@@ -298,6 +298,17 @@ def test_more_tiles_joined_than_a_set_has_are_no_board(reader, monkeypatch):
     monkeypatch.setattr(reader_module, "MOST_TILES", 20)
     reading = reader.read(load_image(SAMPLES / "board.jpg"))
     assert reading.tiles == () and any("24 triangles found" in note for note in reading.notes)
+
+
+def test_grey_and_bgra_pixels_are_read_as_bgr_and_others_refused(reader, readings):
+    # Grey pixels failed deep in the lattice (a broadcast error), BGRA and floats in onnxruntime.
+    image = load_image(SAMPLES / "board.jpg")
+    numbers = sorted((t.cell, t.numbers) for t in readings[1].tiles)
+    for pixels in (cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.cvtColor(image, cv2.COLOR_BGR2BGRA)):
+        assert sorted((t.cell, t.numbers) for t in reader.read(pixels).tiles) == numbers
+    for pixels, message in ((image.astype(np.float32) / 255, "uint8"), (np.zeros((64, 64, 5), np.uint8), "BGR")):
+        with pytest.raises(ImageError, match=message):
+            reader.read(pixels)
 
 
 def test_read_command_prints_json_and_draws_the_overlay(tmp_path, capsys):

@@ -64,6 +64,22 @@ def decode_image(data: bytes, name: str = "image") -> np.ndarray:
     return _upright(pixels, orientation)
 
 
+def as_photo(pixels: np.ndarray, name: str = "image") -> np.ndarray:
+    """(H, W, 3) BGR uint8 pixels of a photo given as BGR, BGRA or grey (H, W) or (H, W, 1)
+    uint8 pixels, as OpenCV reads them; ImageError for other pixels (floats, 16 bits, another
+    shape) or a picture that cannot show a tile (``check_size``)."""
+    pixels = np.asarray(pixels)
+    if pixels.dtype != np.uint8:
+        raise ImageError(f"{name}: pixels must be 8-bit (uint8) BGR, got {pixels.dtype}", "not_image")
+    channels = pixels.shape[2] if pixels.ndim == 3 else 1 if pixels.ndim == 2 else 0
+    if channels not in (1, 3, 4):
+        raise ImageError(f"{name}: pixels must be (height, width, 3) BGR, got {pixels.shape}", "not_image")
+    check_size(pixels.shape[1], pixels.shape[0], name)
+    if channels == 3:
+        return pixels
+    return cv2.cvtColor(pixels, cv2.COLOR_BGRA2BGR if channels == 4 else cv2.COLOR_GRAY2BGR)
+
+
 def check_size(width: int, height: int, name: str = "image") -> None:
     """ImageError (too_small) for a picture too small or too narrow to show a tile."""
     size = f"{name}: {width}x{height} is"

@@ -66,7 +66,7 @@ from vision.find import (
     median_side,
     seen_scale,
 )
-from vision.image_io import check_size
+from vision.image_io import as_photo
 from vision.lattice import LatticeFit, first_corner, fit_board
 from vision.records import Reading, ReadTile, joined_board
 from vision.sizes import (
@@ -216,10 +216,12 @@ class Reader:
         its tiles are expected where they lie, so a misread number gives way to what the game
         knows, and without ``previous`` the tile added is scored against it; but for its
         ``provisional`` cells, placed from an unsure reading, whose numbers are only hints
-        (``vision.decode``: they settle a doubt, never make a number sure). A picture too small
-        or too narrow to show a tile is refused (``ImageError``, as ``decode_image`` refuses it)."""
+        (``vision.decode``: they settle a doubt, never make a number sure). ``image``: BGR
+        pixels (grey and BGRA are turned to BGR); ``ImageError`` for other pixels and for a
+        picture too small or too narrow to show a tile (``vision.image_io.as_photo``)."""
+        image = as_photo(image, path or "image")
+        previous_image = None if previous_image is None else as_photo(previous_image, "the previous photo")
         height, width = image.shape[:2]
-        check_size(width, height, path or "image")
         rules = get_rules(rules) if isinstance(rules, str) else rules or self.rules
         game = _Known(known, frozenset(provisional)) if known is not None else None
         timing: dict[str, float] = {}
