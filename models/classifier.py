@@ -43,4 +43,4 @@ class CornerClassifier:
             self.session.run(None, {self.input_name: np.ascontiguousarray(crops[start : start + CALL_AT_MOST])})[0]
             for start in range(0, len(crops), CALL_AT_MOST)
         ]
-        return calls[0] if len(calls) == 1 else np.concatenate(calls)
+        return np.concatenate(calls)

@@ -48,14 +48,13 @@ def _score(args: argparse.Namespace) -> int:
     board, rules = _board_file(args.board, args.rules)
     if not len(board):
         raise InputError(f"{args.board}: the board has no tiles to score")
+    if args.svg:
+        _writable_file(args.svg)
     answer = score_answer(board, rules)
     if args.svg:
         violations = [v for r in judge_each(board, rules) for v in r.violations]
         cell = tuple(answer["cell"])
-        try:
-            Path(args.svg).write_text(board_svg(board, cell, violations, title=args.board), encoding="utf-8")
-        except OSError as error:
-            raise InputError(f"cannot write {args.svg}: {error.strerror or error}") from None
+        Path(args.svg).write_text(board_svg(board, cell, violations, title=args.board), encoding="utf-8")
     print(json.dumps(answer))
     return 0
 
@@ -351,9 +350,9 @@ def _writable_file(path: str) -> None:
     or a folder is there): told before the work that makes the file, not after it."""
     parent = Path(path).resolve().parent
     if not parent.is_dir():
-        raise InputError(f"no such folder: {parent}")
+        raise InputError(f"cannot write {path}: no such folder: {parent}")
     if Path(path).is_dir():
-        raise InputError(f"{path} is a folder: name a file")
+        raise InputError(f"cannot write {path}: it is a folder, name a file")
 
 
 def _writable_picture(path: str, option: str) -> None:

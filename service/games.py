@@ -161,7 +161,6 @@ class GameSession:
     ) -> tuple[Verdict, dict | None, list[dict]]:
         """One view of the table: the verdict, the placement committed from it (if any) and the
         placements it corrected. ``still``: the view is a deliberate photo, judged at once."""
-        self.check_seat(opener)
         if still:
             self.table.shown = view
             verdict = self.table.judge(view, self._record(opener))
@@ -205,7 +204,9 @@ class GameSession:
     def look(self, reader, pixels, now: float, opener: int = 0, still: bool = False) -> dict:
         """Read one frame (unless the picture is moving, or unchanged since the last verdict) and
         let the game see it: the answer a page needs to draw, with the placement committed from
-        it, if any. The reading runs outside the game's lock; the game is only touched under it."""
+        it, if any. The reading runs outside the game's lock; the game is only touched under it.
+        An ``opener`` that is no seat of the game is refused before any reading (``check_seat``)."""
+        self.check_seat(opener)
         with self.lock:
             need = "read" if still else self.table.need(pixels, now)
             # Every tile of the board was seen placed, so the reader expects them, but for those
