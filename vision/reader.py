@@ -28,6 +28,7 @@ import numpy as np
 from engine.board import Board, PlacedTile, validate_board
 from engine.lattice import Cell, LatticeMap, cell_corners, edge_neighbours, point_xy
 from engine.rules import DEFAULT_PRESET, Rules, get_rules
+from engine.scoring import PlacementResult
 from engine.tiles import LARGE_MAX, STANDARD_MAX, canonical, rotations, tile_set
 from models.classes import NO_NUMBER
 from models.classifier import DEFAULT_MODEL, CornerClassifier
@@ -235,18 +236,43 @@ class Reader:
             clock = now
 
         start = clock
-        # A close-up: the finder, shown tiles larger than it learnt, outlines them roughly (they
-        # fail to join into a board) or takes their numbers and pips for tiles that then read as
-        # backs or not at all. Seen from farther (the photo shrunk more), such tiles come out the
-        # size it knows. The look that joins the most tiles into the board wins (``_best_look``).
-        # Small tiles, the other way: the finder's closer look, which never enlarges the photo
-        # and brings tiles to about 30 pixels at most, still shows them too small to find well
-        # (a board far away, a small photo, or a large one whose closer look is bounded by its
-        # cost), so those are looked for again, shown larger: ``seen_small`` (also where they
-        # broke up as a close-up's numbers do: ``_looks_small``). A large photo whose first look
-        # joins no tile into a board (a steep phone photo: its tiles shrunk to the working size
-        # are a few pixels tall and merge) is looked at again whole, shrunk less.
         first_look = self.finder.first_look(image)
+        sights = self._looks(image, rules, first_look, lap, game)
+        sight = _best_look(sights)
+        from_above = self._from_above(image, rules, first_look, sight, lap, game)
+        if from_above is not None and _best_look([sight, from_above]) is from_above:
+            sight = from_above
+        sight, tiles, changed = self._against_the_earlier_photo(
+            image, sight, previous, previous_image, known, rules, first_look, lap, game
+        )
+        face_down = _backs_from_farther(sight, sights[1:])
+        rules_used = replace(rules, max_number=sight.max_number)
+        board = joined_board(tiles)
+        violations = tuple(validate_board(board, rules_used))
+        notes = _notes(sight, sights[0], tiles, known)
+        last, note = self._placement(image, tiles, board, rules_used, sight, changed, previous, previous_image, known)
+        if note:
+            notes.append(note)
+        lap("validate")
+        timing["total"] = (time.perf_counter() - start) * 1000
+        return Reading(path, width, height, tiles, face_down, sight.unread, violations, last, timing, tuple(notes))
+
+    def _looks(
+        self, image: np.ndarray, rules: Rules, first_look: FirstLook, lap: Callable[[str], None], game: _Known | None
+    ) -> list[_Sight]:
+        """The first look at the photo, then the others it calls for; the one that joins the most
+        tiles into the board wins (``_best_look``).
+
+        A close-up: the finder, shown tiles larger than it learnt, outlines them roughly (they
+        fail to join into a board) or takes their numbers and pips for tiles that then read as
+        backs or not at all. Seen from farther (the photo shrunk more), such tiles come out the
+        size it knows. Small tiles, the other way: the finder's closer look, which never enlarges
+        the photo and brings tiles to about 30 pixels at most, still shows them too small to find
+        well (a board far away, a small photo, or a large one whose closer look is bounded by its
+        cost), so those are looked for again, shown larger: ``seen_small`` (also where they broke
+        up as a close-up's numbers do: ``_looks_small``). A large photo whose first look joins no
+        tile into a board (a steep phone photo: its tiles shrunk to the working size are a few
+        pixels tall and merge) is looked at again whole, shrunk less."""
         first = self._see(image, rules, first_look, lap, game)
         sights = [first]
         if first.too_close:
@@ -258,12 +284,24 @@ class Reader:
         if not first.found[0] and first_look.scale <= NEARER_BELOW_SCALE:
             nearer = self.finder.first_look(image, NEARER_WORKING_SIZE)
             sights.append(self._see(image, rules, nearer, lap, game))
-        sight = _best_look(sights)
-        from_above = self._from_above(image, rules, first_look, sight, lap, game)
-        if from_above is not None and _best_look([sight, from_above]) is from_above:
-            sight = from_above
-        tiles, unread, max_number = sight.tiles, sight.unread, sight.max_number
-        changed = None
+        return sights
+
+    def _against_the_earlier_photo(
+        self,
+        image: np.ndarray,
+        sight: _Sight,
+        previous: Reading | None,
+        previous_image: np.ndarray | None,
+        known: Board | None,
+        rules: Rules,
+        first_look: FirstLook,
+        lap: Callable[[str], None],
+        game: _Known | None,
+    ) -> tuple[_Sight, tuple[ReadTile, ...], Cell | None]:
+        """The look, its tiles and the one cell that changed (None: not known), once the earlier
+        photo is weighed: an opening tile it showed, and where the camera kept still the cell
+        that alone changed, which may hold a tile added that this photo's finder missed."""
+        tiles, changed = sight.tiles, None
         if previous is not None and previous_image is not None:
             tiles = self._opening_played(previous, previous_image, image, tiles, sight.greyed)
             changed = _the_cell_that_changed(previous_image, image, tiles)
@@ -272,78 +310,43 @@ class Reader:
             # added may be one the finder missed, where no tile the game lacks was read.
             live = known is not None and sight.knows_the_board and not _any_tile_added(known, tiles)
             if previous is not None or live:
-                sight, changed = self._missed_tile_added(previous_image, image, sight, rules, first_look, lap, game)
+                again, changed = self._missed_tile_added(previous_image, image, sight, rules, first_look, lap, game)
                 if changed is not None:
-                    tiles, unread, max_number = sight.tiles, sight.unread, sight.max_number
-        face_down = _backs_from_farther(sight, sights[1:])
-        rules_used = replace(rules, max_number=max_number)
-        board = joined_board(tiles)
-        violations = tuple(validate_board(board, rules_used))
-        hard_to_read = sight.read_surely < HARD_TO_READ_BELOW  # one note then says every number is unsure
-        notes = [
-            f"corner {i} of the {'loose ' if t.cell is None else ''}tile {t.place} is uncertain ({c:.2f})"
-            for t in tiles
-            if t.ambiguous and not hard_to_read
-            for i, c in enumerate(t.confidences)
-            if c < UNSURE_BELOW
-        ]
-        if unread:
-            notes.append(f"{len(unread)} loose tiles could not be read (table patterns, backs or tiles too small)")
-        if sight.from_above:
-            notes.append("the board is seen at a slant: its tiles were found in a view of it from straight above")
-        elif sight.working_size < first.working_size:
-            notes.append(f"the tiles are large (a close-up): found with the photo shrunk to {sight.working_size} px")
-        elif sight.working_size > first.working_size:
-            notes.append(
-                f"the tiles are small in the frame: found with the photo shrunk to {sight.working_size} px only"
-            )
-        elif sight is not first:
-            notes.append("the tiles are small: found with the photo enlarged")
-        if 0 < sight.photo_tile_side < SURELY_READ_SIDE:
-            notes.append(
-                f"the tiles are about {sight.photo_tile_side:.0f} pixels a side, too small to read surely:"
-                " bring the camera closer, or use more pixels"
-            )
-        if hard_to_read:
-            notes.append(
-                f"the numbers are hard to read in this photo (the classifier is {sight.read_surely:.0%} sure of a"
-                " corner on average: blur, glare or small tiles), so the numbers read from it are flagged uncertain"
-            )
-        if sight.pattern:
-            notes.append(
-                f"{sight.pattern} triangles found, far more than a game's tiles: a cloth printed with triangles,"
-                " not a game, so none is read"
-            )
-        if sight.lone_blank:
-            notes.append("a loose tile shows no mark: the 0-0-0 tile face up, or a pip tile's back")
-        if known is not None and len(known) and not sight.knows_the_board:
-            notes.append("the game's board cannot be matched to the tiles in this photo")
-        last, note = None, None
+                    return again, again.tiles, changed
+        return sight, tiles, changed
+
+    def _placement(
+        self,
+        image: np.ndarray,
+        tiles: Sequence[ReadTile],
+        board: Board,
+        rules: Rules,
+        sight: _Sight,
+        changed: Cell | None,
+        previous: Reading | None,
+        previous_image: np.ndarray | None,
+        known: Board | None,
+    ) -> tuple[PlacementResult | None, str | None]:
+        """The tile added since the earlier photo's reading (or the live game's ``known``
+        board), judged and scored; or a note why none is. ``changed``: the one cell that changed
+        since ``previous_image``, where the camera kept still."""
         if previous is not None:
             shown_before = None
             if previous_image is not None:
                 shown_before = self._shown_in(previous_image, previous, image, tiles, sight.greyed)
-            last, note = last_placement(
-                previous.board, board, rules_used, previous.loose_tiles, shown_before, changed=changed
-            )
-        elif known is not None:
-            in_the_frame = None
-            if previous_image is not None:
-                # The game's last frame: of several tiles that look new, those whose cells did not
-                # change lay there then too (that frame's reading missed or misread them).
-                corners_at = {t.cell: t.corners for t in tiles if t.cell is not None}
+            return last_placement(previous.board, board, rules, previous.loose_tiles, shown_before, changed=changed)
+        if known is None:
+            return None, None
+        in_the_frame = None
+        if previous_image is not None:
+            # The game's last frame: of several tiles that look new, those whose cells did not
+            # change lay there then too (that frame's reading missed or misread them).
+            corners_at = {t.cell: t.corners for t in tiles if t.cell is not None}
 
-                def in_the_frame(_: LatticeMap, new: list[PlacedTile]) -> set[Cell]:
-                    return _all_but_the_one_changed(previous_image, image, new, corners_at)
+            def in_the_frame(_: LatticeMap, new: list[PlacedTile]) -> set[Cell]:
+                return _all_but_the_one_changed(previous_image, image, new, corners_at)
 
-            last, note = last_placement(
-                known, board, rules_used, shown_before=in_the_frame, previous_is_known=sight.knows_the_board
-            )
-        if note:
-            notes.append(note)
-        lap("validate")
-        timing["total"] = (time.perf_counter() - start) * 1000
-        return Reading(path, width, height, tiles, face_down, unread, violations, last, timing, tuple(notes))
+        return last_placement(known, board, rules, shown_before=in_the_frame, previous_is_known=sight.knows_the_board)
 
     def _from_above(
         self,
@@ -721,6 +724,50 @@ class Reader:
         )
         keep = np.nonzero(reads_numbers | shows_a_core)[0]
         return [candidates[k] for k in keep], triangles[keep], probabilities[keep]
+
+
+def _notes(sight: _Sight, first: _Sight, tiles: Sequence[ReadTile], known: Board | None) -> list[str]:
+    """What a reading says of itself: unsure numbers, tiles it could not read, how the tiles
+    were found (``first``: the first look, to say how the chosen one differs), and why the
+    photo may read poorly."""
+    hard_to_read = sight.read_surely < HARD_TO_READ_BELOW  # one note then says every number is unsure
+    notes = [
+        f"corner {i} of the {'loose ' if t.cell is None else ''}tile {t.place} is uncertain ({c:.2f})"
+        for t in tiles
+        if t.ambiguous and not hard_to_read
+        for i, c in enumerate(t.confidences)
+        if c < UNSURE_BELOW
+    ]
+    if sight.unread:
+        notes.append(f"{len(sight.unread)} loose tiles could not be read (table patterns, backs or tiles too small)")
+    if sight.from_above:
+        notes.append("the board is seen at a slant: its tiles were found in a view of it from straight above")
+    elif sight.working_size < first.working_size:
+        notes.append(f"the tiles are large (a close-up): found with the photo shrunk to {sight.working_size} px")
+    elif sight.working_size > first.working_size:
+        notes.append(f"the tiles are small in the frame: found with the photo shrunk to {sight.working_size} px only")
+    elif sight is not first:
+        notes.append("the tiles are small: found with the photo enlarged")
+    if 0 < sight.photo_tile_side < SURELY_READ_SIDE:
+        notes.append(
+            f"the tiles are about {sight.photo_tile_side:.0f} pixels a side, too small to read surely:"
+            " bring the camera closer, or use more pixels"
+        )
+    if hard_to_read:
+        notes.append(
+            f"the numbers are hard to read in this photo (the classifier is {sight.read_surely:.0%} sure of a"
+            " corner on average: blur, glare or small tiles), so the numbers read from it are flagged uncertain"
+        )
+    if sight.pattern:
+        notes.append(
+            f"{sight.pattern} triangles found, far more than a game's tiles: a cloth printed with triangles,"
+            " not a game, so none is read"
+        )
+    if sight.lone_blank:
+        notes.append("a loose tile shows no mark: the 0-0-0 tile face up, or a pip tile's back")
+    if known is not None and len(known) and not sight.knows_the_board:
+        notes.append("the game's board cannot be matched to the tiles in this photo")
+    return notes
 
 
 def _a_pattern(first_look: FirstLook, triangles: int, fit: LatticeFit, outlines: np.ndarray) -> _Sight:
