@@ -94,7 +94,7 @@ def decode(
     # "No number" on a face-up corner means unreadable: spread it over every number.
     p = probabilities[:, :, :numbers] + probabilities[:, :, NO_NUMBER : NO_NUMBER + 1] / numbers
     log_p = np.log(np.clip(p / p.sum(2, keepdims=True), 1e-12, 1.0))  # (N, 3, numbers)
-    readings, foreign, tile_of_reading = _readings(max_number)
+    readings, foreign, _ = _readings(max_number)
     base = log_p[:, 0, readings[:, 0]] + log_p[:, 1, readings[:, 1]] + log_p[:, 2, readings[:, 2]]
     base = base - penalty * foreign  # (N, R)
     known, trusts = np.full(len(cells), -1), np.zeros(len(cells))  # expected or hinted readings, what they gain
@@ -106,26 +106,126 @@ def decode(
         gain, hinted, hint_trusts = _leaning(hints, len(cells), numbers, HINT_TRUST)
         base = base + gain
         known, trusts = np.where(hinted >= 0, hinted, known), trusts + hint_trusts
-    at_point, partners = _sharing(cells)
-    shared_at = [point for point, sharers in at_point.items() if len(sharers) > 1]
-    lone_at = [point for point, sharers in at_point.items() if len(sharers) == 1]
-    shared_points = [at_point[point] for point in shared_at]
-    shared_table, lone_table = _Sharers.of(shared_points), _Sharers.of([at_point[point] for point in lone_at])
-    # The most certain tiles (widest margin between their two best readings) choose first, each
-    # against the tiles already chosen; sweeps then let every tile reconsider against all the
-    # others, and every shared lattice point its number for all the tiles there at once.
-    top_two = np.sort(base, axis=1)[:, -2:]
-    order = np.argsort(top_two[:, 0] - top_two[:, 1])
-    board_tiles = [t for t in order if cells[t] is not None]
-    # Each lattice point's evidence for each number (its corners' pooled); every tile side, the
-    # tiles at its two points and how many of those are known.
-    point_evidence = {point: sum(log_p[t, i] for t, i in sharers) for point, sharers in at_point.items()}
-    sides = sorted({side for t in board_tiles for side in itertools.combinations(sorted(cell_corners(cells[t])), 2)})
-    side_tiles = [{t for point in side for t, _ in at_point[point]} for side in sides]
-    side_trust = [float(trusts[sorted(tiles)].sum()) for tiles in side_tiles]
-    number_pairs = np.array(list(itertools.product(range(numbers), repeat=2)))
+    search = _Search(cells, base, log_p, numbers, sweeps, penalty, known, trusts)
+    chosen = search.from_each_tile()
+    if search.shared_points:
+        # Search again, from every lattice point's consensus (the number its corners together find
+        # likeliest: it pools up to six corners' evidence), and let every board tile in trouble
+        # change its three points at once (two misread points of one tile cannot be mended one
+        # point at a time). A search can end on a board that breaks no constraint yet is not the
+        # likeliest, so the better of the two is kept; where the consensus is the first search's
+        # end and nothing is broken, the second has nowhere to go.
+        consensus = search.consensus()
+        settled = np.array_equal(consensus.choice, chosen.choice) and not search.in_trouble(chosen).any()
+        searched = chosen if settled else search.run(consensus, tile_moves=True)
+        if searched.total(base, search.shared_points) > chosen.total(base, search.shared_points):
+            chosen = searched
+    return search.decoded(chosen, without_hints, ambiguous_below)
 
-    def search(chosen: _Chosen, tile_moves: bool) -> _Chosen:
+
+class _Search:
+    """One board's search for its likeliest reading: what stays fixed while readings change (the
+    readings' scores ``base``, who shares which lattice point, each point's pooled evidence, the
+    order tiles choose in) and the moves that change readings, each kept only where it raises
+    the board's score."""
+
+    def __init__(
+        self,
+        cells: list[Cell | None],
+        base: np.ndarray,
+        log_p: np.ndarray,
+        numbers: int,
+        sweeps: int,
+        penalty: float,
+        known: np.ndarray,
+        trusts: np.ndarray,
+    ) -> None:
+        self.cells, self.base, self.numbers = cells, base, numbers
+        self.sweeps, self.penalty = sweeps, penalty
+        self.known = known  # each tile's expected or hinted reading (-1: none)
+        self.readings, self.foreign, self.tile_of_reading = _readings(numbers - 1)
+        self.at_point, self.partners = _sharing(cells)
+        self.shared_at = [point for point, sharers in self.at_point.items() if len(sharers) > 1]
+        self.lone_at = [point for point, sharers in self.at_point.items() if len(sharers) == 1]
+        self.shared_points = [self.at_point[point] for point in self.shared_at]
+        self.shared_table = _Sharers.of(self.shared_points)
+        self.lone_table = _Sharers.of([self.at_point[point] for point in self.lone_at])
+        # The most certain tiles (widest margin between their two best readings) choose first, each
+        # against the tiles already chosen; sweeps then let every tile reconsider against all the
+        # others, and every shared lattice point its number for all the tiles there at once.
+        self.top_two = np.sort(base, axis=1)[:, -2:]
+        self.order = np.argsort(self.top_two[:, 0] - self.top_two[:, 1])
+        self.board_tiles = [t for t in self.order if cells[t] is not None]
+        # Each lattice point's evidence for each number (its corners' pooled); every tile side, the
+        # tiles at its two points and how much trust the known ones among them carry.
+        self.point_evidence = {point: sum(log_p[t, i] for t, i in sharers) for point, sharers in self.at_point.items()}
+        self.sides = sorted(
+            {side for t in self.board_tiles for side in itertools.combinations(sorted(cell_corners(cells[t])), 2)}
+        )
+        self.side_tiles = [{t for point in side for t, _ in self.at_point[point]} for side in self.sides]
+        self.side_trust = [float(trusts[sorted(tiles)].sum()) for tiles in self.side_tiles]
+        self.number_pairs = np.array(list(itertools.product(range(numbers), repeat=2)))
+
+    def _nothing_chosen(self) -> _Chosen:
+        return _Chosen(np.full(len(self.cells), -1), self.readings, self.tile_of_reading, self.partners, self.penalty)
+
+    def from_each_tile(self) -> _Chosen:
+        """The search from each tile's own best reading, chosen in ``order`` against those before."""
+        greedy = self._nothing_chosen()
+        for t in self.order:
+            greedy.set(t, int(greedy.scores(t, self.base[t]).argmax()))
+        return self.run(greedy, tile_moves=False)
+
+    def consensus(self) -> _Chosen:
+        """Each board tile reading the numbers its lattice points' pooled evidence finds likeliest
+        (loose tiles their own best)."""
+        consensus = self._nothing_chosen()
+        for t in self.order:
+            if self.cells[t] is None:
+                consensus.set(t, int(consensus.scores(t, self.base[t]).argmax()))
+            else:
+                a, b, c = (int(self.point_evidence[point].argmax()) for point in cell_corners(self.cells[t]))
+                consensus.set(t, _index(a, b, c, self.numbers))
+        return consensus
+
+    def in_trouble(self, chosen: _Chosen) -> np.ndarray:
+        return chosen.in_trouble(self.shared_table, self.foreign)
+
+    def decoded(self, chosen: _Chosen, weighed_by: np.ndarray, ambiguous_below: float) -> list[DecodedTile]:
+        """The tiles as ``chosen`` reads them, each number with its confidence: its share of its
+        tile's probability, its neighbours fixed, and at a shared point no more than the point's
+        (readings scored by ``weighed_by``)."""
+        point_confidence = chosen.point_confidences(self.shared_at, self.shared_table, weighed_by)
+        # Each number's share of each tile's probability at each corner: (3, numbers, tiles).
+        scores = np.array([chosen.scores(t, weighed_by[t]) for t in range(len(self.cells))])
+        weights = np.exp(scores - scores.max(1, keepdims=True))
+        weights /= weights.sum(1, keepdims=True)
+        share = np.array([[weights[:, self.readings[:, i] == n].sum(1) for n in range(self.numbers)] for i in range(3)])
+        decoded = []
+        for t, cell in enumerate(self.cells):
+            reading = self.readings[chosen.choice[t]]
+            points = cell_corners(cell) if cell is not None else (None,) * 3
+            confidences = tuple(
+                min(1.0, float(share[i, reading[i], t]), point_confidence.get(points[i], 1.0)) for i in range(3)
+            )
+            decoded.append(
+                DecodedTile(
+                    cell,
+                    tuple(int(n) for n in reading),
+                    confidences,
+                    not self.foreign[chosen.choice[t]],
+                    min(confidences) < ambiguous_below,
+                )
+            )
+        return decoded
+
+    def run(self, chosen: _Chosen, tile_moves: bool) -> _Chosen:
+        """Sweeps of moves from ``chosen`` until none gains (at most ``sweeps``): each tile
+        rechosen, each shared point renumbered, and with ``tile_moves`` each board tile in
+        trouble given its likeliest readings at its three points; then, where nothing gained,
+        blocked points and tile sides."""
+        base = self.base
+
         def rechoose(t: int) -> bool:
             best = int(chosen.scores(t, base[t]).argmax())
             if best == chosen.choice[t]:
@@ -133,119 +233,76 @@ def decode(
             chosen.set(t, best)
             return True
 
-        for _ in range(sweeps):
+        for _ in range(self.sweeps):
             changed = _each_open(
-                lambda: chosen.may_change(shared_table, base, top_two)[order], lambda k: rechoose(order[k])
+                lambda: chosen.may_change(self.shared_table, base, self.top_two)[self.order],
+                lambda k: rechoose(self.order[k]),
             )
             changed |= _each_open(
-                lambda: chosen.renumbering_bounds(shared_table, base) > 0,
-                lambda k: chosen.renumber([shared_points[k]], np.arange(numbers)[:, None], base),
+                lambda: chosen.renumbering_bounds(self.shared_table, base) > 0,
+                lambda k: chosen.renumber([self.shared_points[k]], np.arange(self.numbers)[:, None], base),
             )
-            trouble = chosen.in_trouble(shared_table, foreign) if tile_moves else np.zeros(len(cells), bool)
-            for t in [t for t in board_tiles if trouble[t]]:
-                likeliest = readings[np.argsort(-base[t])[:TILE_MOVE_READINGS]]
-                changed |= chosen.renumber([at_point[point] for point in cell_corners(cells[t])], likeliest, base)
+            trouble = self.in_trouble(chosen) if tile_moves else np.zeros(len(self.cells), bool)
+            for t in [t for t in self.board_tiles if trouble[t]]:
+                likeliest = self.readings[np.argsort(-base[t])[:TILE_MOVE_READINGS]]
+                points = [self.at_point[point] for point in cell_corners(self.cells[t])]
+                changed |= chosen.renumber(points, likeliest, base)
             if not changed:  # shared points first: their numbers have the most evidence
-                changed = unblock(chosen, shared_at, shared_table) or unblock(chosen, lone_at, lone_table)
+                changed = self.unblock(chosen, self.shared_at, self.shared_table) or self.unblock(
+                    chosen, self.lone_at, self.lone_table
+                )
             if not changed:
-                changed = renumber_pairs(chosen)
+                changed = self.renumber_pairs(chosen)
             if not changed:
                 return chosen
         return chosen
 
-    def renumber_pairs(chosen: _Chosen) -> bool:
+    def renumber_pairs(self, chosen: _Chosen) -> bool:
         """Both lattice points of a tile side renumbered at once: two misread points can make every
         single change break a constraint (a foreign reading, a repeat) that changing both at once
         does not. A side is tried only where that could gain: where a tile there breaks a
         constraint or leaves its expected reading, or where numbers likelier to its corners gain
         more than the known tiles there would lose in trust (most sides of a sure board, and of a
         live game's, can do neither)."""
-        trouble = chosen.in_trouble(shared_table, foreign)
-        troubled = {t for t in board_tiles if trouble[t] or known[t] not in (-1, chosen.choice[t])}
+        trouble = self.in_trouble(chosen)
+        troubled = {t for t in self.board_tiles if trouble[t] or self.known[t] not in (-1, chosen.choice[t])}
         likelier = {}  # how much likelier each point's likeliest number is than the one it shows
-        for point, ((t, i), *_) in at_point.items():
-            evidence = point_evidence[point]
-            likelier[point] = evidence.max() - evidence[readings[chosen.choice[t], i]]
+        for point, ((t, i), *_) in self.at_point.items():
+            evidence = self.point_evidence[point]
+            likelier[point] = evidence.max() - evidence[self.readings[chosen.choice[t], i]]
         changed = False
-        for (a, b), tiles, trusted in zip(sides, side_tiles, side_trust):
+        for (a, b), tiles, trusted in zip(self.sides, self.side_tiles, self.side_trust):
             if tiles & troubled or likelier[a] + likelier[b] > trusted + 1e-9:
-                changed |= chosen.renumber([at_point[a], at_point[b]], number_pairs, base)
+                changed |= chosen.renumber([self.at_point[a], self.at_point[b]], self.number_pairs, self.base)
         return changed
 
-    def unblock(chosen: _Chosen, points: list[Point], table: _Sharers) -> bool:
+    def unblock(self, chosen: _Chosen, points: list[Point], table: _Sharers) -> bool:
         """Two lattice points renumbered at once where one alone is blocked: a better number at
         one of ``points`` (their sharers: ``table``) would repeat a tile elsewhere, so it is tried
         together with each point of that tile and of its own tiles (two numbers misread the other
         way round, or a tile's numbers shifted by one point, are undone only together). Each
         blocked point makes its best such change; points with no better number are passed over."""
         return _each_open(
-            lambda: chosen.number_gains(table, base).max(1) > 0, lambda k: unblock_point(chosen, points[k])
+            lambda: chosen.number_gains(table, self.base).max(1) > 0, lambda k: self.unblock_point(chosen, points[k])
         )
 
-    def unblock_point(chosen: _Chosen, point: Point) -> bool:
-        sharers = at_point[point]
-        better, blockers = chosen.blocked(sharers, base)
+    def unblock_point(self, chosen: _Chosen, point: Point) -> bool:
+        sharers = self.at_point[point]
+        better, blockers = chosen.blocked(sharers, self.base)
         if not blockers:
             return False
         tiles = blockers | {t for t, _ in sharers}
-        others = {other for u in tiles if cells[u] is not None for other in cell_corners(cells[u])} - {point}
-        pairs = np.array([(n, m) for n in better for m in range(numbers)])
+        others = {other for u in tiles if self.cells[u] is not None for other in cell_corners(self.cells[u])} - {point}
+        pairs = np.array([(n, m) for n in better for m in range(self.numbers)])
         best_gain, best_tiles, best_after = 0.0, [], None
         for other in others:
-            gain, moved, after = chosen.best_renumbering([sharers, at_point[other]], pairs, base, best_gain)
+            gain, moved, after = chosen.best_renumbering([sharers, self.at_point[other]], pairs, self.base, best_gain)
             if after is not None:
                 best_gain, best_tiles, best_after = gain, moved, after
         if best_after is None:
             return False
         chosen.set_all(best_tiles, best_after)
         return True
-
-    greedy = _Chosen(np.full(len(cells), -1), readings, tile_of_reading, partners, penalty)
-    for t in order:
-        greedy.set(t, int(greedy.scores(t, base[t]).argmax()))
-    chosen = search(greedy, tile_moves=False)
-    if shared_points:
-        # Search again, from every lattice point's consensus (the number its corners together find
-        # likeliest: it pools up to six corners' evidence), and let every board tile in trouble
-        # change its three points at once (two misread points of one tile cannot be mended one
-        # point at a time). A search can end on a board that breaks no constraint yet is not the
-        # likeliest, so the better of the two is kept; where the consensus is the first search's
-        # end and nothing is broken, the second has nowhere to go.
-        consensus = _Chosen(np.full(len(cells), -1), readings, tile_of_reading, partners, penalty)
-        for t in order:
-            if cells[t] is None:
-                consensus.set(t, int(consensus.scores(t, base[t]).argmax()))
-            else:
-                a, b, c = (int(point_evidence[point].argmax()) for point in cell_corners(cells[t]))
-                consensus.set(t, _index(a, b, c, numbers))
-        settled = np.array_equal(consensus.choice, chosen.choice) and not chosen.in_trouble(shared_table, foreign).any()
-        searched = chosen if settled else search(consensus, tile_moves=True)
-        if searched.total(base, shared_points) > chosen.total(base, shared_points):
-            chosen = searched
-    choice = chosen.choice
-    point_confidence = chosen.point_confidences(shared_at, shared_table, without_hints)
-    # Each number's share of each tile's probability at each corner, its neighbours fixed: (3, numbers, tiles).
-    scores = np.array([chosen.scores(t, without_hints[t]) for t in range(len(cells))])
-    weights = np.exp(scores - scores.max(1, keepdims=True))
-    weights /= weights.sum(1, keepdims=True)
-    share = np.array([[weights[:, readings[:, i] == n].sum(1) for n in range(numbers)] for i in range(3)])
-    decoded = []
-    for t, cell in enumerate(cells):
-        reading = readings[choice[t]]
-        points = cell_corners(cell) if cell is not None else (None,) * 3
-        confidences = tuple(
-            min(1.0, float(share[i, reading[i], t]), point_confidence.get(points[i], 1.0)) for i in range(3)
-        )
-        decoded.append(
-            DecodedTile(
-                cell,
-                tuple(int(n) for n in reading),
-                confidences,
-                not foreign[choice[t]],
-                min(confidences) < ambiguous_below,
-            )
-        )
-    return decoded
 
 
 def decode_in_either_set(
