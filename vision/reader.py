@@ -489,26 +489,9 @@ class Reader:
         if joined > MOST_TILES:
             lap("decode")
             return _a_pattern(first_look, joined, fit, finder_outlines)
-        expected, hints = _known_placed(known, up_probabilities, up_cells)
-        if not expected:  # no known board, or its place not clear from the corners: decode, then match the tiles read
-            read, max_number = read_numbers(up_probabilities, up_corners, up_cells, rules)
-            expected, hints = _known_matched(known, read, up_cells)
-        if expected:
-            found_cells, found_corners, found_probabilities = self._known_missed(image, fit, expected, cells, grey)
-            up_cells = up_cells + found_cells
-            up_corners = np.concatenate([up_corners, found_corners])
-            up_probabilities = np.concatenate([up_probabilities, found_probabilities])
-            read, max_number = read_numbers(up_probabilities, up_corners, up_cells, rules, expected, hints)
-            placed = _placed_as_known(read, expected, fit)
-            if placed:
-                up_cells, up_corners, up_probabilities = list(up_cells), up_corners.copy(), up_probabilities.copy()
-                for k, (cell, first) in placed.items():
-                    up_cells[k] = cell
-                    up_corners[k] = np.roll(up_corners[k], -first, axis=0)
-                    up_probabilities[k] = np.roll(up_probabilities[k], -first, axis=0)
-                read, max_number = read_numbers(up_probabilities, up_corners, up_cells, rules, expected, hints)
-        if not expected:  # a known board's tile keeps the cell the game has it in, alone or not
-            read = _alone_read_loose(read)
+        read, max_number, expected, up_probabilities = self._decoded(
+            image, fit, cells, grey, rules, known, up_probabilities, up_corners, up_cells
+        )
         tiles_there = _beside_the_board(read) & _faced_like_the_board(read, image)  # loose ones may be none
         readable = np.array([_readable(t) for t in read], bool)
         tiles = tuple(t for t, there, ok in zip(read, tiles_there, readable) if there and ok)
@@ -541,6 +524,44 @@ class Reader:
             read_surely=read_surely,
             greyed=grey,
         )
+
+    def _decoded(
+        self,
+        image: np.ndarray,
+        fit: LatticeFit,
+        cells: list[Cell | None],
+        grey: bool,
+        rules: Rules,
+        known: _Known | None,
+        probabilities: np.ndarray,
+        corners: np.ndarray,
+        up_cells: list[Cell | None],
+    ) -> tuple[list[ReadTile], int, dict[Cell, tuple[int, int, int]], np.ndarray]:
+        """The face-up tiles (``probabilities``, ``corners`` and ``up_cells`` of each) decoded,
+        the set's highest number, the known board's tiles expected in this photo's cells (empty:
+        none) and the probabilities decoded. With a known board placed here, its cells the
+        finder missed are read too, and tiles read as known ones elsewhere take the game's cells
+        (``_placed_as_known``); without one, a tile alone in the lattice is read as a loose one."""
+        expected, hints = _known_placed(known, probabilities, up_cells)
+        if not expected:  # no known board, or its place not clear from the corners: decode, then match the tiles read
+            read, max_number = read_numbers(probabilities, corners, up_cells, rules)
+            expected, hints = _known_matched(known, read, up_cells)
+        if not expected:  # a known board's tile keeps the cell the game has it in, alone or not
+            return _alone_read_loose(read), max_number, expected, probabilities
+        found_cells, found_corners, found_probabilities = self._known_missed(image, fit, expected, cells, grey)
+        up_cells = up_cells + found_cells
+        corners = np.concatenate([corners, found_corners])
+        probabilities = np.concatenate([probabilities, found_probabilities])
+        read, max_number = read_numbers(probabilities, corners, up_cells, rules, expected, hints)
+        placed = _placed_as_known(read, expected, fit)
+        if placed:
+            up_cells, corners, probabilities = list(up_cells), corners.copy(), probabilities.copy()
+            for k, (cell, first) in placed.items():
+                up_cells[k] = cell
+                corners[k] = np.roll(corners[k], -first, axis=0)
+                probabilities[k] = np.roll(probabilities[k], -first, axis=0)
+            read, max_number = read_numbers(probabilities, corners, up_cells, rules, expected, hints)
+        return read, max_number, expected, probabilities
 
     def corner_probabilities(self, image: np.ndarray, triangles: np.ndarray, grey: bool = False) -> np.ndarray:
         """(N, 3, 2) clockwise tile corners -> (N, 3, 8) probabilities of each corner's number,
