@@ -243,7 +243,7 @@ class Reader:
         if from_above is not None and _best_look([sight, from_above]) is from_above:
             sight = from_above
         sight, tiles, changed = self._against_the_earlier_photo(
-            image, sight, previous, previous_image, known, rules, first_look, lap, game
+            image, sight, previous, previous_image, rules, first_look, lap, game
         )
         face_down = _backs_from_farther(sight, sights[1:])
         rules_used = replace(rules, max_number=sight.max_number)
@@ -292,7 +292,6 @@ class Reader:
         sight: _Sight,
         previous: Reading | None,
         previous_image: np.ndarray | None,
-        known: Board | None,
         rules: Rules,
         first_look: FirstLook,
         lap: Callable[[str], None],
@@ -308,7 +307,7 @@ class Reader:
         if previous_image is not None and changed is None:
             # Or a live game's board known, and its last still frame given: there too the tile
             # added may be one the finder missed, where no tile the game lacks was read.
-            live = known is not None and sight.knows_the_board and not _any_tile_added(known, tiles)
+            live = game is not None and sight.knows_the_board and not _any_tile_added(game.board, tiles)
             if previous is not None or live:
                 again, changed = self._missed_tile_added(previous_image, image, sight, rules, first_look, lap, game)
                 if changed is not None:
