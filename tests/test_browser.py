@@ -87,6 +87,8 @@ def test_a_game_played_to_the_webcam_ends_with_the_true_score_sheet(server, game
         opener = next(e["event"]["player"] for e in truth["events"] if e["event"]["kind"] == "place")
         page.select_option("#opener", str(opener))
         page.click("#camera")
+        expect(page.locator("#video")).to_have_js_property("readyState", 4, timeout=10_000)
+        expect(page.locator("#camera-choice")).to_be_hidden()  # one camera: nothing to choose
         sheet_rows = page.locator("#sheet tr")
         for logged, event in enumerate(truth["events"], start=1):
             kind = event["event"]["kind"]
@@ -101,3 +103,40 @@ def test_a_game_played_to_the_webcam_ends_with_the_true_score_sheet(server, game
         browser.close()
     expected = [sum(e["deltas"][i] for e in truth["events"]) for i in range(len(truth["players"]))]
     assert totals == scores == expected
+
+
+def test_the_camera_is_chosen_among_several_and_remembered(server):
+    """A laptop's own camera faces the player: with two cameras the page offers the other, and
+    opens the one chosen last when the page is opened again. Before a game the play area (the
+    camera, the turn's buttons) is not shown at all."""
+    two_cameras = ["--use-fake-device-for-media-stream=device-count=2", "--use-fake-ui-for-media-stream"]
+    track = "() => document.getElementById('video').srcObject.getVideoTracks()[0].getSettings().deviceId"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=two_cameras + QUIET)
+        page = browser.new_page()
+        page.goto(server)
+        assert not page.is_visible("#play"), "the play area shows before a game is started"
+        page.click("#new-game button")
+        expect(page.locator("#play")).to_be_visible()
+        page.click("#camera")
+        expect(page.locator("#camera-choice")).to_be_visible(timeout=10_000)
+        choices = page.locator("#cameras option").evaluate_all("options => options.map(o => o.value)")
+        first = page.evaluate(track)
+        other = next(choice for choice in choices if choice != first)
+        page.select_option("#cameras", other)
+        page.wait_for_function(f"() => ({track})() === {other!r}", timeout=10_000)
+        page.reload()
+        page.click("#camera")
+        expect(page.locator("#camera-choice")).to_be_visible(timeout=10_000)  # shown once the camera is open
+        reopened = page.evaluate(track)
+        shown = page.locator("#cameras").input_value()
+        page.evaluate("localStorage.setItem('camera', 'a camera since unplugged')")
+        page.reload()
+        page.click("#camera")
+        expect(page.locator("#camera-choice")).to_be_visible(timeout=10_000)
+        instead = page.evaluate(track)
+        status = page.locator("#status").inner_text()
+        browser.close()
+    assert len(choices) == 2 and first in choices
+    assert reopened == shown == other
+    assert instead in choices and status != "error"

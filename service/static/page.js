@@ -140,16 +140,40 @@ function connect() {
   socket.onclose = () => { socket = null; waitingForAnswer = false; setTimeout(() => game && connect(), 2000); };
 }
 
+// Shows the camera ``deviceId`` (none: the one facing away from the screen), remembers it on
+// this browser, and offers the others.
+async function openCamera(deviceId) {
+  const wanted = deviceId ? { deviceId: { exact: deviceId } } : { facingMode: "environment" };
+  const stream = await navigator.mediaDevices.getUserMedia({ video: { ...wanted, width: 1280 } });
+  const before = $("video").srcObject;
+  if (before) before.getTracks().forEach((track) => track.stop());
+  $("video").srcObject = stream;
+  const opened = stream.getVideoTracks()[0].getSettings().deviceId || "";
+  if (opened) localStorage.setItem("camera", opened);
+  // Cameras are named only once the page may use one; the choice is offered where there are two.
+  const cameras = (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === "videoinput");
+  $("cameras").replaceChildren(...cameras.map((d, i) => new Option(d.label || `camera ${i + 1}`, d.deviceId)));
+  $("cameras").value = opened;
+  $("camera-choice").hidden = cameras.length < 2;
+}
+
+// The camera last chosen on this browser: a laptop's own camera faces the player, a webcam on a
+// stand the table.
 async function startCamera() {
+  const saved = localStorage.getItem("camera");
   try {
-    const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment", width: 1280 } });
-    $("video").srcObject = stream;
-    $("camera").disabled = true;
-    if (!socket) connect();
-    setInterval(sendFrame, 150);
+    await openCamera(saved);
   } catch (error) {
+    if (saved) {  // the camera chosen last is gone (unplugged): take the usual one
+      localStorage.removeItem("camera");
+      return startCamera();
+    }
     setStatus("error", "no camera: " + error.message);
+    return;
   }
+  $("camera").disabled = true;
+  if (!socket) connect();
+  setInterval(sendFrame, 150);
 }
 
 async function event(body) {
@@ -173,6 +197,7 @@ $("new-game").onsubmit = async (e) => {
   catch (error) { setStatus("error", error.message); }
 };
 $("camera").onclick = startCamera;
+$("cameras").onchange = () => openCamera($("cameras").value).catch((error) => setStatus("error", "camera: " + error.message));
 $("opener").onchange = () => socket && socket.send(JSON.stringify({ opener: Number($("opener").value) }));
 $("draw").onclick = () => event({ kind: "draw" });
 $("pass").onclick = () => event({ kind: "pass" });
