@@ -6,8 +6,10 @@ Needs Debian's Chromium (/usr/bin/chromium) and the playwright package; `.ci/run
 and sets TRIOMINOES_BROWSER_TEST=required, so there a missing browser fails instead of skipping.
 """
 
+import json
 import os
 import shutil
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -140,3 +142,30 @@ def test_the_camera_is_chosen_among_several_and_remembered(server):
     assert len(choices) == 2 and first in choices
     assert reopened == shown == other
     assert instead in choices and status != "error"
+
+
+def test_a_stored_game_is_resumed_from_the_start_page(server):
+    """A game kept by the service (a closed tab, another device) is listed on the start page,
+    newest first, and picked up again with one click."""
+    request = urllib.request.Request(
+        f"{server}/v1/games",
+        data=json.dumps({"players": ["Cleo", "Dan"], "rules": "pressman-us"}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request) as answer:
+        game_id = json.load(answer)["id"]
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET)
+        page = browser.new_page()
+        page.goto(server)
+        entry = page.locator("#games p", has_text="Cleo 0, Dan 0")
+        expect(entry).to_be_visible(timeout=10_000)
+        newest_first = page.locator("#games p").first.inner_text()
+        entry.locator("button").click()
+        expect(page.locator("#play")).to_be_visible()
+        players = page.locator("#scores tr td:first-child").all_inner_texts()
+        resumed = page.evaluate("location.hash")
+        start_shown = page.is_visible("#start")
+        browser.close()
+    assert "Cleo 0, Dan 0" in newest_first
+    assert players == ["Cleo", "Dan"] and resumed == f"#game={game_id}" and not start_shown

@@ -181,13 +181,36 @@ async function event(body) {
   catch (error) { setStatus("error", error.message); }
 }
 
+async function resume(id) {
+  try { showGame(await call("GET", `/v1/games/${id}`)); } catch (error) { setStatus("error", error.message); }
+}
+
+// The games the service keeps, newest first: a closed tab or another device picks one up again.
+function storedGame(summary) {
+  const entry = document.createElement("p");
+  if (summary.error) {
+    entry.textContent = "A game that cannot be resumed: " + summary.error;
+    return entry;
+  }
+  const scores = summary.players.map((name, i) => `${name} ${summary.scores[i]}`).join(", ");
+  const stage = summary.winner !== null ? `${summary.players[summary.winner]} won` : `round ${summary.round}`;
+  const started = new Date(summary.created * 1000).toLocaleString();
+  const button = document.createElement("button");
+  button.type = "button";
+  button.textContent = "Resume";
+  button.onclick = () => resume(summary.id);
+  entry.append(button, ` ${scores} \u00b7 ${stage} \u00b7 started ${started}`);
+  return entry;
+}
+
 async function init() {
   const presets = await call("GET", "/v1/rules");
   $("rules").replaceChildren(...presets.map((name) => new Option(name, name)));
   const id = new URLSearchParams(location.hash.slice(1)).get("game");
-  if (id) {
-    try { showGame(await call("GET", `/v1/games/${id}`)); } catch (error) { setStatus("error", error.message); }
-  }
+  if (id) await resume(id);
+  const stored = (await call("GET", "/v1/games")).reverse().slice(0, 8);
+  $("games").replaceChildren(...stored.map(storedGame));
+  $("resume").hidden = !stored.length;
 }
 
 $("new-game").onsubmit = async (e) => {
