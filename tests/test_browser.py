@@ -166,6 +166,10 @@ def test_a_stored_game_is_resumed_from_the_start_page(server):
         players = page.locator("#scores tr td:first-child").all_inner_texts()
         resumed = page.evaluate("location.hash")
         start_shown = page.is_visible("#start")
+        page.click("#leave")  # back to the start panel, for another game
+        expect(page.locator("#start")).to_be_visible()
+        play_after_leaving = page.is_visible("#play")
         browser.close()
     assert "Cleo 0, Dan 0" in newest_first
     assert players == ["Cleo", "Dan"] and resumed == f"#game={game_id}" and not start_shown
+    assert not play_after_leaving

@@ -38,6 +38,7 @@ function showGame(data) {
   location.hash = "game=" + data.id;
   $("start").hidden = true;
   $("play").hidden = false;
+  $("leave").hidden = false;
   $("round").textContent = data.round;
   $("turn").textContent = data.winner !== null ? data.players[data.winner] + " wins the game"
     : data.turn === null ? "waiting for the opening tile" : data.players[data.turn] + " to play";
