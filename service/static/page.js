@@ -209,9 +209,11 @@ async function init() {
   $("rules").replaceChildren(...presets.map((name) => new Option(name, name)));
   const id = new URLSearchParams(location.hash.slice(1)).get("game");
   if (id) await resume(id);
-  const stored = (await call("GET", "/v1/games")).reverse().slice(0, 8);
-  $("games").replaceChildren(...stored.map(storedGame));
-  $("resume").hidden = !stored.length;
+  try {
+    const stored = (await call("GET", "/v1/games")).reverse().slice(0, 8);
+    $("games").replaceChildren(...stored.map(storedGame));
+    $("resume").hidden = !stored.length;
+  } catch (error) { setStatus("error", "the stored games cannot be listed: " + error.message); }
 }
 
 $("new-game").onsubmit = async (e) => {
