@@ -43,6 +43,10 @@ def board_svg(
         fill = BAD_FILL if placed.cell in bad else LAST_FILL if placed.cell == last else TILE_FILL
         outline = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
         dashed = ' stroke-dasharray="6 4"' if placed.cell in provisional else ""
+        # Each tile a group naming its cell and numbers, so a page showing the drawing can tell
+        # which tile a player points at (to correct a misread one).
+        cell, corners = ",".join(map(str, placed.cell)), ",".join(map(str, placed.corners))
+        parts.append(f'<g data-cell="{cell}" data-corners="{corners}">')
         parts.append(f'<polygon points="{outline}" fill="{fill}" stroke="#333" stroke-width="1.5"{dashed}/>')
         cx, cy = sum(x for x, _ in pts) / 3, sum(y for _, y in pts) / 3
         for (x, y), number in zip(pts, placed.corners):
@@ -52,5 +56,6 @@ def board_svg(
                 f'<text x="{nx:.1f}" y="{ny:.1f}" font-size="{font:.1f}" text-anchor="middle" '
                 f'dominant-baseline="central">{number}</text>'
             )
+        parts.append("</g>")
     parts.append("</svg>")
     return "\n".join(parts)

@@ -147,13 +147,7 @@ def test_the_camera_is_chosen_among_several_and_remembered(server):
 def test_a_stored_game_is_resumed_from_the_start_page(server):
     """A game kept by the service (a closed tab, another device) is listed on the start page,
     newest first, and picked up again with one click."""
-    request = urllib.request.Request(
-        f"{server}/v1/games",
-        data=json.dumps({"players": ["Cleo", "Dan"], "rules": "pressman-us"}).encode(),
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request) as answer:
-        game_id = json.load(answer)["id"]
+    game_id = _post(f"{server}/v1/games", {"players": ["Cleo", "Dan"], "rules": "pressman-us"})["id"]
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET)
         page = browser.new_page()
@@ -173,3 +167,28 @@ def test_a_stored_game_is_resumed_from_the_start_page(server):
     assert "Cleo 0, Dan 0" in newest_first
     assert players == ["Cleo", "Dan"] and resumed == f"#game={game_id}" and not start_shown
     assert not play_after_leaving
+
+
+def test_a_tile_clicked_on_the_drawing_is_corrected(server):
+    """A misread tile is corrected by clicking it on the board's drawing: the form takes its cell
+    and numbers, the player fixes the numbers, and the drawing shows the correction."""
+    game_id = _post(f"{server}/v1/games", {"players": ["Eve", "Finn"], "rules": "pressman-us"})["id"]
+    _post(f"{server}/v1/games/{game_id}/events", {"kind": "place", "cell": [0, 0], "corners": [5, 5, 5], "player": 0})
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET)
+        page = browser.new_page()
+        page.goto(f"{server}/#game={game_id}")
+        page.click('#board g[data-cell="0,0"]')
+        picked = page.input_value("#correct-cell"), page.input_value("#correct-corners")
+        form_open = page.evaluate("document.getElementById('by-hand').open")
+        page.fill("#correct-corners", "4, 4, 4")
+        page.click('#correct button[value="correct"]')
+        expect(page.locator('#board g[data-cell="0,0"]')).to_have_attribute("data-corners", "4,4,4")
+        browser.close()
+    assert picked == ("0, 0", "5, 5, 5") and form_open
+
+
+def _post(url: str, body: dict) -> dict:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as answer:
+        return json.load(answer)

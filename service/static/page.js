@@ -69,8 +69,29 @@ function showGame(data) {
     }));
   } else if (!settling) $("racks").replaceChildren();
   // Keyed by the events themselves: a correction rewrites one without adding any.
-  $("board").src = `/v1/games/${data.id}/board.svg?v=${fingerprint(JSON.stringify([data.events, data.provisional_cells]))}`;
+  showBoard(`/v1/games/${data.id}/board.svg?v=${fingerprint(JSON.stringify([data.events, data.provisional_cells]))}`);
   setStatus(data.live.status, data.live.message);
+}
+
+// The drawing is put in the page itself (not an image) so that a click tells which tile it hit.
+let boardShown = null;
+async function showBoard(url) {
+  if (url === boardShown) return;
+  boardShown = url;
+  try {
+    const response = await fetch(url);
+    if (response.ok && url === boardShown) $("board").innerHTML = await response.text();
+  } catch (error) { setStatus("error", "the board cannot be drawn: " + error.message); }
+}
+
+// A tile clicked on the drawing fills the form that corrects a misread tile.
+function pickTile(event) {
+  const tile = event.target.closest("g[data-cell]");
+  if (!tile) return;
+  $("correct-cell").value = tile.dataset.cell.replace(",", ", ");
+  $("correct-corners").value = tile.dataset.corners.replace(/,/g, ", ");
+  $("by-hand").open = true;
+  $("correct-corners").focus();
 }
 
 function fingerprint(text) {
@@ -223,6 +244,7 @@ $("new-game").onsubmit = async (e) => {
   catch (error) { setStatus("error", error.message); }
 };
 $("camera").onclick = startCamera;
+$("board").onclick = pickTile;
 $("cameras").onchange = () => openCamera($("cameras").value).catch((error) => setStatus("error", "camera: " + error.message));
 $("opener").onchange = () => socket && socket.send(JSON.stringify({ opener: Number($("opener").value) }));
 $("draw").onclick = () => event({ kind: "draw" });
