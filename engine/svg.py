@@ -19,14 +19,17 @@ def board_svg(
     edge_px: float = 64.0,
     title: str = "",
     provisional: Iterable[Cell] = (),
+    open_cells: Iterable[Cell] = (),
 ) -> str:
-    """The board as an SVG document; ``last`` is drawn blue, cells named by violations red, and
-    ``provisional`` tiles (numbers a live game's camera has not read surely yet) dashed."""
-    provisional = set(provisional)
+    """The board as an SVG document; ``last`` is drawn blue, cells named by violations red,
+    ``provisional`` tiles (numbers a live game's camera has not read surely yet) dashed, and
+    ``open_cells`` (empty cells a tile may go in) as faint outlines."""
+    provisional, open_cells = set(provisional), list(open_cells)
     bad = {cell for v in violations for cell in v.cells}
     margin = edge_px * 0.6
     xy = {
-        p.cell: [(x * edge_px, y * edge_px) for x, y in map(point_xy, cell_corners(p.cell))] for p in board.placements
+        cell: [(x * edge_px, y * edge_px) for x, y in map(point_xy, cell_corners(cell))]
+        for cell in [p.cell for p in board.placements] + open_cells
     }
     xs = [x for pts in xy.values() for x, _ in pts] or [0.0]
     ys = [y for pts in xy.values() for _, y in pts] or [0.0]
@@ -38,6 +41,12 @@ def board_svg(
         f"<title>{escape(title or f'{len(board)} tiles')}</title>",
     ]
     font = edge_px * 0.24
+    for cell in open_cells:
+        outline = " ".join(f"{x:.1f},{y:.1f}" for x, y in xy[cell])
+        parts.append(
+            f'<g data-cell="{",".join(map(str, cell))}"><polygon points="{outline}" fill="#fff" fill-opacity="0" '
+            'stroke="#ccc"/></g>'
+        )
     for placed in board.placements:
         pts = xy[placed.cell]
         fill = BAD_FILL if placed.cell in bad else LAST_FILL if placed.cell == last else TILE_FILL

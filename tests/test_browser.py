@@ -169,9 +169,10 @@ def test_a_stored_game_is_resumed_from_the_start_page(server):
     assert not play_after_leaving
 
 
-def test_a_tile_clicked_on_the_drawing_is_corrected(server):
+def test_a_tile_or_an_empty_cell_clicked_on_the_drawing_is_corrected_or_filled(server):
     """A misread tile is corrected by clicking it on the board's drawing: the form takes its cell
-    and numbers, the player fixes the numbers, and the drawing shows the correction."""
+    and numbers, the player fixes the numbers, and the drawing shows the correction. An empty cell
+    beside the board, clicked, takes a tile the camera cannot read."""
     game_id = _post(f"{server}/v1/games", {"players": ["Eve", "Finn"], "rules": "pressman-us"})["id"]
     _post(f"{server}/v1/games/{game_id}/events", {"kind": "place", "cell": [0, 0], "corners": [5, 5, 5], "player": 0})
     with sync_playwright() as playwright:
@@ -184,8 +185,14 @@ def test_a_tile_clicked_on_the_drawing_is_corrected(server):
         page.fill("#correct-corners", "4, 4, 4")
         page.click('#correct button[value="correct"]')
         expect(page.locator('#board g[data-cell="0,0"]')).to_have_attribute("data-corners", "4,4,4")
+        page.click('#board g[data-cell="1,0"]')  # an empty cell beside the board: a tile placed by hand
+        picked_empty = page.input_value("#correct-cell"), page.input_value("#correct-corners")
+        page.fill("#correct-corners", "4, 5, 4")
+        page.click('#correct button[value="place"]')
+        expect(page.locator('#board g[data-cell="1,0"]')).to_have_attribute("data-corners", "4,5,4")
         browser.close()
     assert picked == ("0, 0", "5, 5, 5") and form_open
+    assert picked_empty == ("1, 0", "")
 
 
 def _post(url: str, body: dict) -> dict:

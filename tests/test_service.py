@@ -1,6 +1,7 @@
 """The web service: every endpoint, every kind of bad input, persistence, the live socket."""
 
 import json
+import re
 import struct
 import zlib
 from collections import deque
@@ -176,6 +177,22 @@ def test_events_draw_pass_undo_correct(client):
         assert client.post(events, json=bad).status_code == 422
     assert client.post(events, content=b"{oops").status_code == 422
     assert client.get(f"/v1/games/{game['id']}").json()["scores"] == [25, 0]  # refused events changed nothing
+
+
+def test_the_board_drawing_offers_the_empty_cells_beside_the_board(client):
+    """The page places a tile by hand in a cell picked on the drawing: the opening cell while the
+    board is empty, then the empty cells sharing an edge with it."""
+
+    def open_cells() -> set[str]:
+        drawing = client.get(f"/v1/games/{game['id']}/board.svg").text
+        return {cell for cell, corners in re.findall(r'<g data-cell="([^"]+)"( data-corners)?', drawing) if not corners}
+
+    game = new_game(client)
+    before = open_cells()
+    placed = client.post(f"/v1/games/{game['id']}/events", json={"kind": "place", "cell": [0, 0], "corners": [5, 5, 5]})
+    assert placed.status_code == 200, placed.text
+    assert before == {"0,0"}
+    assert open_cells() == {",".join(map(str, cell)) for cell in edge_neighbours((0, 0))}
 
 
 def test_games_survive_a_restart(tmp_path):

@@ -84,12 +84,13 @@ async function showBoard(url) {
   } catch (error) { setStatus("error", "the board cannot be drawn: " + error.message); }
 }
 
-// A tile clicked on the drawing fills the form that corrects a misread tile.
+// A tile clicked on the drawing fills the form that corrects a misread tile; an empty cell
+// beside the board, the same form to place a tile the camera cannot read there.
 function pickTile(event) {
-  const tile = event.target.closest("g[data-cell]");
-  if (!tile) return;
-  $("correct-cell").value = tile.dataset.cell.replace(",", ", ");
-  $("correct-corners").value = tile.dataset.corners.replace(/,/g, ", ");
+  const picked = event.target.closest("g[data-cell]");
+  if (!picked) return;
+  $("correct-cell").value = picked.dataset.cell.replace(",", ", ");
+  $("correct-corners").value = (picked.dataset.corners || "").replace(/,/g, ", ");
   $("by-hand").open = true;
   $("correct-corners").focus();
 }
