@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.game import EndRound, Game, IllegalEvent, Place, event_from_dict, event_to_dict
-from engine.lattice import Cell, edge_neighbours
+from engine.lattice import Cell
 from engine.rules import get_rules
 from engine.svg import board_svg
 from service.live import GameRecord, LiveSettings, LiveTable, TableView, Verdict
@@ -112,8 +112,7 @@ class GameSession:
         empty board): the page lets a player pick one to place a tile the camera cannot read."""
         board = self.game.state.board
         last = board.placements[-1].cell if len(board) else None
-        taken = {p.cell for p in board.placements}
-        beside = sorted({n for cell in taken for n in edge_neighbours(cell)} - taken) if taken else [(0, 0)]
+        beside = sorted(board.frontier()) if len(board) else [(0, 0)]
         title = f"round {self.game.state.round}"
         return board_svg(board, last, [], title=title, provisional=self.provisional, open_cells=beside)
 
