@@ -41,22 +41,22 @@ def board_svg(
         f"<title>{escape(title or f'{len(board)} tiles')}</title>",
     ]
     font = edge_px * 0.24
+    outline = {cell: " ".join(f"{x:.1f},{y:.1f}" for x, y in pts) for cell, pts in xy.items()}
+    # Each tile and open cell a group naming its cell (and a tile's numbers), so a page showing the
+    # drawing can tell what a player points at (a misread tile to correct, a cell to place one in).
     for cell in open_cells:
-        outline = " ".join(f"{x:.1f},{y:.1f}" for x, y in xy[cell])
         parts.append(
-            f'<g data-cell="{",".join(map(str, cell))}"><polygon points="{outline}" fill="#fff" fill-opacity="0" '
+            f'<g data-cell="{_listed(cell)}"><polygon points="{outline[cell]}" fill="#fff" fill-opacity="0" '
             'stroke="#ccc"/></g>'
         )
     for placed in board.placements:
         pts = xy[placed.cell]
         fill = BAD_FILL if placed.cell in bad else LAST_FILL if placed.cell == last else TILE_FILL
-        outline = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
         dashed = ' stroke-dasharray="6 4"' if placed.cell in provisional else ""
-        # Each tile a group naming its cell and numbers, so a page showing the drawing can tell
-        # which tile a player points at (to correct a misread one).
-        cell, corners = ",".join(map(str, placed.cell)), ",".join(map(str, placed.corners))
-        parts.append(f'<g data-cell="{cell}" data-corners="{corners}">')
-        parts.append(f'<polygon points="{outline}" fill="{fill}" stroke="#333" stroke-width="1.5"{dashed}/>')
+        parts.append(f'<g data-cell="{_listed(placed.cell)}" data-corners="{_listed(placed.corners)}">')
+        parts.append(
+            f'<polygon points="{outline[placed.cell]}" fill="{fill}" stroke="#333" stroke-width="1.5"{dashed}/>'
+        )
         cx, cy = sum(x for x, _ in pts) / 3, sum(y for _, y in pts) / 3
         for (x, y), number in zip(pts, placed.corners):
             # Numbers sit about halfway between corner and centre, as on real tiles.
@@ -68,3 +68,8 @@ def board_svg(
         parts.append("</g>")
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+def _listed(numbers: Iterable[int]) -> str:
+    """A cell or a tile's numbers as an attribute value: "m,k", "a,b,c"."""
+    return ",".join(map(str, numbers))
