@@ -108,3 +108,60 @@ def get_rules(name: str) -> Rules:
     except KeyError:
         known = ", ".join(PRESETS)
         raise ValueError(f"unknown rule preset {name!r} (known: {known})") from None
+
+
+BLOCKED_ROUND_SAID = {
+    "others_minus_own": "scoring the other racks less its own",
+    "pairwise": "scoring each other rack less its own",
+    "none": "with no points",
+}
+SEVERAL_OVER_TARGET_SAID = {
+    "last_round_winner": "if several do, that round's winner wins",
+    "highest": "the highest score wins",
+}
+
+
+def described(rules: Rules) -> list[str]:
+    """The preset in a few plain sentences, for players choosing one: where the presets differ."""
+    per_tile = "the sum of its numbers" if rules.points_per_tile is None else _points(rules.points_per_tile)
+    one, two, three = rules.hexagon_bonuses
+    placing = f"A tile scores {per_tile}; a bridge +{rules.bridge_bonus}; a hexagon +{one}"
+    placing += f", two at once +{two}, three +{three}"
+    if rules.two_sided_bonus:
+        placing += f"; fitting two sides without a hexagon +{rules.two_sided_bonus}"
+    if rules.opener == "highest_triple":
+        opening = "The highest triple opens (with no triple, the highest tile)"
+    else:
+        opening = "Each player draws a tile and the highest opens, with any tile"
+    if rules.opening_tile == "triple_or_zero":
+        opening += "; 0-0-0 may open instead"
+    if rules.opening_triple_bonus or rules.opening_zero_triple_bonus:
+        opening += f"; a triple opening scores +{rules.opening_triple_bonus}, 0-0-0 +{rules.opening_zero_triple_bonus}"
+    if rules.draw_while_playable:
+        drawing = "A player may draw even with a tile that fits"
+    else:
+        drawing = "A player draws only when no tile in hand fits"
+    drawing += ", until one fits" if rules.max_draws is None else f", up to {rules.max_draws} tiles a turn"
+    drawing += f", -{rules.draw_penalty} a tile" if rules.draw_penalty else ", at no cost"
+    if rules.max_draws is not None and rules.no_play_after_max_draws_penalty:
+        drawing += f", -{rules.no_play_after_max_draws_penalty} more when none of them fits"
+    drawing += "; passing with the pile empty "
+    drawing += f"-{rules.pile_empty_pass_penalty}" if rules.pile_empty_pass_penalty else "costs nothing"
+    ending = f"Going out scores +{rules.going_out_bonus}"
+    if rules.rack_points:
+        ending += " and the tiles left in the other racks"
+    if rules.play_out_round:
+        ending += ", once the round is played out to equal turns"
+    ending += "; a blocked round goes to the lowest rack, " + BLOCKED_ROUND_SAID[rules.blocked_settlement]
+    finish = f"The game ends with the round in which someone reaches {rules.target_score}"
+    if rules.max_rounds is not None:
+        finish += f", or after {rules.max_rounds} rounds"
+    finish += "; " + SEVERAL_OVER_TARGET_SAID[rules.winner_when_several]
+    sentences = [placing, opening, drawing, ending, finish]
+    if rules.max_number != STANDARD_MAX:
+        sentences.insert(0, f"Numbers 0 to {rules.max_number}")
+    return [sentence + "." for sentence in sentences]
+
+
+def _points(count: int) -> str:
+    return f"{count} point" if count == 1 else f"{count} points"

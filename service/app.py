@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Annotated
 
@@ -26,7 +26,7 @@ from starlette.concurrency import run_in_threadpool
 
 from engine.boardfile import BoardFileError, parse_board
 from engine.game import IllegalEvent
-from engine.rules import DEFAULT_PRESET, PRESETS, get_rules
+from engine.rules import DEFAULT_PRESET, PRESETS, described, get_rules
 from engine.scoring import score_answer
 from service.games import DamagedGame, GameSession, GameStore, UnknownGame
 from service.live import LiveSettings
@@ -134,6 +134,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def presets() -> list[str]:
         return list(PRESETS)
 
+    @app.get("/v1/rules/{preset}", summary="A rule preset: where it differs, in words, and its settings")
+    def preset(preset: str) -> dict:
+        try:
+            rules = get_rules(preset)
+        except ValueError as error:
+            raise HTTPException(404, str(error)) from None
+        return {"name": rules.name, "described": described(rules), "settings": asdict(rules)}
+
     @app.post("/v1/readings", summary="Read a photo: tiles, numbers, violations, the last placement")
     async def read_photo(
         image: Annotated[UploadFile, File()],
@@ -191,6 +199,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/v1/games/{game_id}/board.svg", summary="A top-down drawing of the game's board")
     def game_board(game_id: str) -> Response:
         return Response(store.get(game_id).board_svg(), media_type="image/svg+xml")
+
+    @app.get("/v1/games/{game_id}/sheet.csv", summary="The game's score sheet, for a spreadsheet")
+    def game_sheet(game_id: str) -> Response:
+        sheet = store.get(game_id).score_sheet_csv()
+        download = {"Content-Disposition": f'attachment; filename="score-sheet-{game_id[:8]}.csv"'}
+        return Response(sheet, media_type="text/csv; charset=utf-8", headers=download)
 
     @app.post("/v1/games/{game_id}/events", summary="Draw, pass, place, undo, correct a tile, end a round")
     async def add_event(game_id: str, request: Request) -> dict:

@@ -13,7 +13,7 @@ from pathlib import Path
 from datasets.fonts import MissingFonts
 from engine.board import Board
 from engine.boardfile import BoardFileError, parse_board
-from engine.rules import DEFAULT_PRESET, PRESETS, Rules, get_rules
+from engine.rules import DEFAULT_PRESET, PRESETS, Rules, described, get_rules
 from engine.scoring import judge_each, score_answer
 from engine.svg import board_svg
 from engine.tiles import format_corners
@@ -56,6 +56,12 @@ def _score(args: argparse.Namespace) -> int:
         cell = tuple(answer["cell"])
         Path(args.svg).write_text(board_svg(board, cell, violations, title=args.board), encoding="utf-8")
     print(json.dumps(answer))
+    return 0
+
+
+def _rules(args: argparse.Namespace) -> int:
+    for name in [args.preset] if args.preset else PRESETS:
+        print(name + ":" + "".join(f"\n  {sentence}" for sentence in described(get_rules(name))))
     return 0
 
 
@@ -441,6 +447,8 @@ def _live(args: argparse.Namespace) -> int:
     from vision.image_io import ImageError
 
     _writable_file(args.db)
+    if args.sheet:
+        _writable_file(args.sheet)
     try:
         told = load_told(args.told) if args.told else []
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
@@ -491,6 +499,8 @@ def _live(args: argparse.Namespace) -> int:
             f" alike ({comparison.committed} committed in all); its scores: "
             + ", ".join(f"{n} {s}" for n, s in zip(state.players, comparison.told_scores))
         )
+    if args.sheet:
+        Path(args.sheet).write_text(session.score_sheet_csv(), encoding="utf-8")
     if args.json:
         print(json.dumps(session.to_dict()))
     return 0
@@ -546,6 +556,10 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--rules", help=f"rule preset: {', '.join(PRESETS)} (default: the file's, else pressman-us)")
     score.add_argument("--svg", metavar="OUT.svg", help="also draw the board, last tile and violations")
     score.set_defaults(run=_score)
+
+    presets = commands.add_parser("rules", help="what each rule preset means, in a few sentences")
+    presets.add_argument("preset", nargs="?", choices=list(PRESETS), help="only this preset")
+    presets.set_defaults(run=_rules)
 
     simulate = commands.add_parser("simulate", help="print a seeded legal board file (a game grown tile by tile)")
     simulate.add_argument("--seed", type=int, default=0)
@@ -646,6 +660,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="events with their frames: draws, passes and round ends are applied; placements, if listed, are compared",
     )
     live.add_argument("--json", action="store_true", help="print the final game as JSON")
+    live.add_argument("--sheet", metavar="OUT.csv", help="also write the game's score sheet, for a spreadsheet")
     live.add_argument("--verbose", action="store_true", help="print every change of status")
     live.set_defaults(run=_live)
 

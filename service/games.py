@@ -9,6 +9,8 @@ camera sees the table again after a restart.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import secrets
 import sqlite3
@@ -115,6 +117,19 @@ class GameSession:
         beside = sorted(board.frontier()) if len(board) else [(0, 0)]
         title = f"round {self.game.state.round}"
         return board_svg(board, last, [], title=title, provisional=self.provisional, open_cells=beside)
+
+    def score_sheet_csv(self) -> str:
+        """The score sheet as a spreadsheet reads it: one row per event, each player's change and
+        running total. Text a spreadsheet would take for a formula (a name such as "=1+1") is
+        kept as text."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        by_player = [_as_text(f"{name} {what}") for name in self.game.players for what in ("change", "total")]
+        writer.writerow(["round", "event", "what happened", *by_player])
+        for line in self.game.score_sheet():
+            numbers = [v for pair in zip(line["deltas"], line["totals"]) for v in pair]
+            writer.writerow([line["round"], line["event"], _as_text(line["description"]), *numbers])
+        return out.getvalue()
 
     def apply(self, data: dict) -> dict | None:
         """A player's event (JSON): draw, pass, place, end_round, undo, or correct a misread tile.
@@ -243,6 +258,10 @@ class GameSession:
                 "timing_ms": reading.timing_ms if reading is not None else {},
                 "game": self.to_dict(),
             }
+
+
+def _as_text(cell: str) -> str:
+    return "'" + cell if cell[:1] in ("=", "+", "-", "@", "\t", "\r") else cell
 
 
 def view_of(reading) -> TableView:

@@ -195,6 +195,39 @@ def test_a_tile_or_an_empty_cell_clicked_on_the_drawing_is_corrected_or_filled(s
     assert picked_empty == ("1, 0", "")
 
 
+def test_the_chosen_preset_is_described_and_the_score_sheet_downloads(server):
+    """Players choosing among presets see what each means; a game's score sheet is saved as a CSV
+    a spreadsheet opens."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET)
+        page = browser.new_page()
+        page.goto(server)
+        said = page.locator("#rules-said li")
+        expect(said.first).to_contain_text("fitting two sides without a hexagon +40", timeout=10_000)
+        page.select_option("#rules", "pressman-2012")
+        expect(said.first).to_contain_text("two at once +60, three +70")
+        chosen = said.all_inner_texts()
+        page.fill("#players", "Gil, Hana")
+        page.click("#new-game button")
+        expect(page.locator("#game-rules-name")).to_have_text("pressman-2012")
+        page.click("#game-rules summary")
+        expect(page.locator("#game-rules-said li")).to_have_count(len(chosen))
+        in_game = page.locator("#game-rules-said li").all_inner_texts()
+        game_id = page.evaluate("location.hash").removeprefix("#game=")
+        _post(
+            f"{server}/v1/games/{game_id}/events", {"kind": "place", "cell": [0, 0], "corners": [2, 3, 4], "player": 1}
+        )
+        with page.expect_download() as download:
+            page.click("#sheet-csv")
+        sheet = Path(download.value.path()).read_text()
+        browser.close()
+    assert chosen == in_game and any("may draw even with a tile that fits" in line for line in chosen)
+    assert sheet.splitlines() == [
+        "round,event,what happened,Gil change,Gil total,Hana change,Hana total",
+        '1,place,"Hana plays [2, 3, 4] at [0, 0]: 9",0,0,9,9',
+    ]
+
+
 def _post(url: str, body: dict) -> dict:
     request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(request) as answer:

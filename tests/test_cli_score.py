@@ -43,6 +43,22 @@ def test_rules_option_and_svg(tmp_path, capsys):
         assert "cannot write" in capsys.readouterr().err
 
 
+def test_the_presets_are_described(capsys):
+    assert main(["rules"]) == 0
+    every = capsys.readouterr().out
+    assert [line for line in every.splitlines() if not line.startswith(" ")] == [
+        "pressman-us:",
+        "pressman-2012:",
+        "wikipedia:",
+        "children:",
+    ]
+    assert main(["rules", "children"]) == 0
+    children = capsys.readouterr().out
+    assert children.startswith("children:\n  A tile scores 1 point;") and children in every
+    assert main(["rules", "house"]) == 2
+    assert "invalid choice: 'house'" in capsys.readouterr().err
+
+
 def test_illegal_last_tile_and_earlier_problems_are_reported(tmp_path, capsys):
     board = {
         "tiles": [

@@ -1,5 +1,6 @@
 """`triominoes live` on a studio game: frames in, the game's true score sheet out."""
 
+import csv
 import json
 
 import cv2
@@ -34,11 +35,14 @@ def test_live_game_from_frames_or_video_matches_the_truth(short_game, source, tm
     folder, truth = short_game
     database = tmp_path / "games.sqlite3"
     argv = ["live", "--source", str(folder / source), "--told", str(folder / "events.json"), "--db", str(database)]
-    code = main([*argv, "--players", *truth["players"], "--json"])
+    sheet = tmp_path / "sheet.csv"
+    code = main([*argv, "--players", *truth["players"], "--json", "--sheet", str(sheet)])
     out = capsys.readouterr().out
     assert code == 0, out
     game = json.loads(out.splitlines()[-1])
     assert game["scores"] == truth["final_scores"]
+    rows = list(csv.reader(sheet.open()))
+    assert len(rows) == 1 + len(truth["events"]) and [int(t) for t in rows[-1][4::2]] == truth["final_scores"]
     assert summary(game["events"]) == summary(truth["events"])
     placements = sum(e["event"]["kind"] == "place" for e in truth["events"])
     assert f"the first {placements} of its {placements} placements committed alike" in out
@@ -90,6 +94,8 @@ def test_live_bad_sources_and_scripts(tmp_path, capsys):
     assert "--opener must be a seat 0..1, not 2" in capsys.readouterr().err
     assert main(["live", "--source", str(tmp_path / "empty"), "--rate", "0", "--db", database]) == 2
     assert "--rate" in capsys.readouterr().err
+    assert main(["live", "--source", str(tmp_path / "empty"), "--sheet", str(tmp_path), "--db", database]) == 2
+    assert "cannot write" in capsys.readouterr().err
     assert len(GameStore(database).list()) == games
     # A script whose placements the rules refuse (one cell played twice) cannot be compared.
     table = tmp_path / "table"

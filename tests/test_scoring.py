@@ -5,10 +5,12 @@ down cell (c, r) has (c-1, r), (c+1, r), (c, r+1); cells around point (m, k) are
 (m-1,k-1) (m,k-1) (m+1,k-1) (m-1,k) (m,k) (m+1,k).
 """
 
+from dataclasses import replace
+
 import pytest
 
 from engine.board import Board, PlacedTile, check_placement, validate_board
-from engine.rules import PRESETS, get_rules
+from engine.rules import PRESETS, described, get_rules
 from engine.scoring import judge_placement, score_placement
 
 ALL = list(PRESETS)
@@ -276,6 +278,25 @@ def test_illegal_placement_is_still_scored():
 def test_unknown_preset_is_named():
     with pytest.raises(ValueError, match="unknown rule preset 'house'"):
         get_rules("house")
+
+
+def test_each_preset_is_described_by_where_it_differs():
+    said = {name: described(rules) for name, rules in PRESETS.items()}
+    assert len({tuple(sentences) for sentences in said.values()}) == len(PRESETS)
+    assert "two at once +100, three +150; fitting two sides without a hexagon +40" in said["pressman-us"][0]
+    assert "two at once +60, three +70." in said["pressman-2012"][0]
+    assert said["children"][0].startswith("A tile scores 1 point; a bridge +1")
+    assert "0-0-0 may open instead; a triple opening scores +10, 0-0-0 +40" in said["pressman-us"][1]
+    assert said["pressman-2012"][1] == "Each player draws a tile and the highest opens, with any tile."
+    assert said["pressman-us"][2].startswith("A player draws only when no tile in hand fits, until one fits, -5")
+    assert said["pressman-2012"][2].startswith("A player may draw even with a tile that fits, up to 3 tiles a turn")
+    assert "at no cost; passing with the pile empty costs nothing" in said["children"][2]
+    assert "scoring each other rack less its own" in said["wikipedia"][3]
+    assert "played out to equal turns" in said["pressman-2012"][3] and "played out" not in said["pressman-us"][3]
+    assert said["pressman-us"][4].endswith("reaches 400; if several do, that round's winner wins.")
+    house = replace(PRESETS["pressman-us"], max_number=6, max_rounds=3, target_score=300)
+    assert described(house)[0] == "Numbers 0 to 6."
+    assert described(house)[-1].startswith("The game ends with the round in which someone reaches 300, or after 3")
 
 
 def test_a_board_without_some_cells_keeps_the_rest_in_order():

@@ -1,5 +1,7 @@
 """The web service: every endpoint, every kind of bad input, persistence, the live socket."""
 
+import csv
+import io
 import json
 import re
 import struct
@@ -61,6 +63,17 @@ def test_page_and_openapi_docs(client):
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/v1/readings", "/v1/score", "/v1/games", "/v1/games/{game_id}/events"} <= set(paths)
     assert client.get("/v1/rules").json() == ["pressman-us", "pressman-2012", "wikipedia", "children"]
+
+
+def test_a_preset_is_described_and_an_unknown_one_refused(client):
+    answer = client.get("/v1/rules/pressman-2012")
+    assert answer.status_code == 200
+    preset = answer.json()
+    assert preset["name"] == "pressman-2012" and preset["settings"]["max_draws"] == 3
+    assert preset["settings"]["hexagon_bonuses"] == [50, 60, 70] and preset["settings"]["draw_while_playable"]
+    assert any("may draw even with a tile that fits" in sentence for sentence in preset["described"])
+    unknown = client.get("/v1/rules/house")
+    assert unknown.status_code == 404 and "house" in unknown.json()["detail"] and "children" in unknown.json()["detail"]
 
 
 def test_score_a_board_file(client):
@@ -177,6 +190,30 @@ def test_events_draw_pass_undo_correct(client):
         assert client.post(events, json=bad).status_code == 422
     assert client.post(events, content=b"{oops").status_code == 422
     assert client.get(f"/v1/games/{game['id']}").json()["scores"] == [25, 0]  # refused events changed nothing
+
+
+def test_the_score_sheet_downloads_as_csv(client):
+    game = new_game(client, ["Ann", "=SUM(A1)"])
+    events = f"/v1/games/{game['id']}/events"
+    for event in ({"kind": "place", "cell": [0, 0], "corners": [5, 5, 5]}, {"kind": "draw"}):
+        assert client.post(events, json=event).status_code == 200
+    answer = client.get(f"/v1/games/{game['id']}/sheet.csv")
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/csv")
+    assert answer.headers["content-disposition"] == f'attachment; filename="score-sheet-{game["id"][:8]}.csv"'
+    rows = list(csv.reader(io.StringIO(answer.text)))
+    assert rows[0] == [
+        "round",
+        "event",
+        "what happened",
+        "Ann change",
+        "Ann total",
+        "'=SUM(A1) change",
+        "'=SUM(A1) total",
+    ]
+    assert rows[1][:2] == ["1", "place"] and rows[1][3:] == ["25", "25", "0", "0"]
+    assert rows[2][:3] == ["1", "draw", "'=SUM(A1) draws a tile"] and rows[2][3:] == ["0", "25", "-5", "-5"]
+    assert len(rows) == 3
+    assert client.get("/v1/games/nosuchgame/sheet.csv").status_code == 404
 
 
 def test_the_board_drawing_offers_the_empty_cells_beside_the_board(client):

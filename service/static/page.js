@@ -50,6 +50,9 @@ function showGame(data) {
   sheet.replaceChildren(row(["Round", "What happened", ...data.players], "", "th"));
   data.score_sheet.forEach((line) => sheet.appendChild(
     row([line.round, line.description, ...line.totals.map((t, i) => `${t} (${line.deltas[i] >= 0 ? "+" : ""}${line.deltas[i]})`)])));
+  $("sheet-csv").href = `/v1/games/${data.id}/sheet.csv`;
+  $("game-rules-name").textContent = data.rules;
+  describePreset(data.rules, $("game-rules-said"));
   const last = data.last_placement;
   $("last").textContent = last ? `Last tile: ${last.description}` : "";
   const opener = $("opener");
@@ -71,6 +74,23 @@ function showGame(data) {
   // Keyed by the events themselves: a correction rewrites one without adding any.
   showBoard(`/v1/games/${data.id}/board.svg?v=${fingerprint(JSON.stringify([data.events, data.provisional_cells]))}`);
   setStatus(data.live.status, data.live.message);
+}
+
+// What a preset means, in the service's words: players choose among presets they may not know.
+const presetsSaid = {};
+async function describePreset(name, list) {
+  if (list.dataset.preset === name) return;
+  list.dataset.preset = name;
+  let sentences;
+  try {
+    sentences = presetsSaid[name] ??= (await call("GET", `/v1/rules/${encodeURIComponent(name)}`)).described;
+  } catch (error) { sentences = ["The rules cannot be described: " + error.message]; }
+  if (list.dataset.preset !== name) return;  // another preset was chosen meanwhile
+  list.replaceChildren(...sentences.map((sentence) => {
+    const item = document.createElement("li");
+    item.textContent = sentence;
+    return item;
+  }));
 }
 
 // The drawing is put in the page itself (not an image) so that a click tells which tile it hit.
@@ -229,6 +249,7 @@ function storedGame(summary) {
 async function init() {
   const presets = await call("GET", "/v1/rules");
   $("rules").replaceChildren(...presets.map((name) => new Option(name, name)));
+  describePreset($("rules").value, $("rules-said"));
   const id = new URLSearchParams(location.hash.slice(1)).get("game");
   if (id) await resume(id);
   try {
@@ -244,6 +265,7 @@ $("new-game").onsubmit = async (e) => {
   try { showGame(await call("POST", "/v1/games", { players, rules: $("rules").value })); }
   catch (error) { setStatus("error", error.message); }
 };
+$("rules").onchange = () => describePreset($("rules").value, $("rules-said"));
 $("camera").onclick = startCamera;
 $("board").onclick = pickTile;
 $("cameras").onchange = () => openCamera($("cameras").value).catch((error) => setStatus("error", "camera: " + error.message));
