@@ -45,14 +45,6 @@ class Tile:
         if not self.low <= self.mid <= self.high:
             raise ValueError(f"tile numbers must be non-decreasing, got {self.numbers}")
 
-    @classmethod
-    def from_reading(cls, corners: Corners) -> Tile:
-        """The tile for a clockwise reading; ValueError if no set holds such a tile."""
-        sorted_rotation = canonical(tuple(corners))
-        if sorted_rotation is None:
-            raise ValueError(f"{format_corners(corners)} read clockwise is not a Triominoes tile")
-        return cls(*sorted_rotation)
-
     @property
     def numbers(self) -> Corners:
         return (self.low, self.mid, self.high)

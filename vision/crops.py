@@ -3,7 +3,7 @@
 For each corner the crop is cut by the affine map that sends the tile's three corners to a
 canonical equilateral triangle standing on that corner. The number there (whose top points to the
 tile's centre) then reads upright, at one size, whatever the tile's turn, size or foreshortening.
-Per-tile work elsewhere (colours, changes between photos) cuts small windows (``window_around``).
+Per-tile work elsewhere (colours, changes between photos) cuts small windows (``windows_around``).
 """
 
 from __future__ import annotations
@@ -69,15 +69,9 @@ def greyed(crops: np.ndarray) -> np.ndarray:
     return np.repeat(mean.astype(np.uint8)[:, None], 3, axis=1)
 
 
-def window_around(polygon: np.ndarray, shape: tuple[int, ...]) -> tuple[tuple[slice, slice], tuple[int, int]]:
-    """The slice of a photo of ``shape`` that holds a (K, 2) polygon, clipped to the photo, and
-    its top-left corner (x, y): small windows keep per-tile work off the whole photo."""
-    left, top, right, bottom = windows_around(np.asarray(polygon)[None], shape)[0].tolist()
-    return np.s_[top:bottom, left:right], (left, top)
-
-
 def windows_around(polygons: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """(N, 4) ``window_around`` of each of (N, K, 2) polygons at once: left, top, right, bottom."""
+    """(N, 4) windows of a photo of ``shape`` that hold each of (N, K, 2) polygons, clipped to
+    the photo: left, top, right, bottom. Small windows keep per-tile work off the whole photo."""
     height, width = shape[:2]
     low = np.clip(np.floor(polygons.min(1)).astype(int), 0, [width, height])
     high = np.clip(np.ceil(polygons.max(1)).astype(int) + 1, 0, [width, height])
