@@ -468,7 +468,11 @@ def _live(args: argparse.Namespace) -> int:
         raise InputError(str(error)) from None
     print(f"game {session.id} ({', '.join(session.game.players)}; {session.game.rules.name}) in {args.db}")
 
+    judged = []  # frames the table was judged on (not moving, not waiting for it to hold still)
+
     def report(number: int, answer: dict) -> None:
+        if answer["status"] not in ("settling", "moving", "told"):
+            judged.append(number)
         if answer["status"] not in ("settling", "moving") or args.verbose:
             print(f"frame {number}: {answer['status']}: {answer['message']}")
 
@@ -481,12 +485,20 @@ def _live(args: argparse.Namespace) -> int:
             args.opener if args.opener is not None else told_opener(told) or 0,
             report,
             store.save,
+            args.still,
         )
     except (SourceError, ImageError) as error:
         raise InputError(str(error)) from None
     except IllegalEvent as error:
         raise InputError(f"--told: {error}") from None
     store.save(session)
+    if not judged and not args.still and Path(args.source).is_dir():
+        print(
+            f"triominoes: the photos in {args.source} were taken as a video's frames, which count once"
+            f" {session.table.settings.still_frames} in a row show the same tiles, and none did: for photos"
+            " taken one a turn, pass --still",
+            file=sys.stderr,
+        )
     state = session.game.state
     print("scores: " + ", ".join(f"{n} {s}" for n, s in zip(state.players, state.scores)))
     try:
@@ -654,6 +666,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--opener", type=int, help="seat of the player who opens a round (default: the told script's, else 0)"
     )
     live.add_argument("--rate", type=_between(0.1, 1000.0), default=5.0, help="frames per second of a folder of photos")
+    live.add_argument(
+        "--still",
+        action="store_true",
+        help="each photo shows the table at rest, one a turn: judge each as it comes, not once it has held still",
+    )
     live.add_argument(
         "--told",
         metavar="EVENTS.json",

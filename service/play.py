@@ -99,13 +99,16 @@ def play(
     opener: int = 0,
     on_change: Callable[[int, dict], None] | None = None,
     save: Callable[[GameSession], None] | None = None,
+    still: bool = False,
 ) -> GameSession:
     """Run the session over every frame; ``on_change(frame, answer)`` hears each new verdict and
-    each told event, ``save`` is called after every change to the game."""
+    each told event, ``save`` is called after every change to the game. ``still``: every frame is
+    a photo of the table at rest (one a turn), judged as it comes instead of once the picture has
+    held still over several frames."""
     places_before = [sum(e["kind"] == "place" for e in told[:i]) for i in range(len(told))]
     pending, last_status = 0, None
     for frame in source:
-        answer = session.look(reader, frame.pixels, frame.seconds, opener)
+        answer = session.look(reader, frame.pixels, frame.seconds, opener, still)
         key = (answer["status"], answer["message"])
         if on_change and (key != last_status or answer["placed"]):
             on_change(frame.number, answer)
