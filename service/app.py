@@ -222,14 +222,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         return await run_in_threadpool(work)
 
-    @app.post("/v1/games/{game_id}/frames", summary="A photo of the table: commits the one new tile it shows")
+    @app.post("/v1/games/{game_id}/frames", summary="A photo of the table: commits the new tiles it shows, in turn")
     async def add_frame(game_id: str, image: Annotated[UploadFile, File()], opener: Annotated[int, Form()] = 0) -> dict:
         session = store.get(game_id)
         pixels = await photo(image, "image")
-        return await run_in_threadpool(lambda: see_frame(session, pixels, opener, still=True))
+        return await run_in_threadpool(lambda: see_photo(session, pixels, opener))
 
-    def see_frame(session: GameSession, pixels, opener: int, still: bool = False) -> dict:
-        answer = session.look(reader(), pixels, time.monotonic(), opener, still)
+    def see_photo(session: GameSession, pixels, opener: int) -> dict:
+        """The answer of the look that committed the photo's last tile (else its only look), the
+        game as it ends, and ``placements``: every tile the photo committed, in turn."""
+        answers = session.look_at_photo(reader(), pixels, time.monotonic(), opener)
+        if any(answer["changed"] for answer in answers):
+            store.save(session)
+        committed = [answer for answer in answers if answer["placed"]]
+        answer = committed[-1] if committed else answers[-1]
+        return {**answer, "game": answers[-1]["game"], "placements": [answer["placed"] for answer in committed]}
+
+    def see_frame(session: GameSession, pixels, opener: int) -> dict:
+        answer = session.look(reader(), pixels, time.monotonic(), opener)
         if answer["changed"]:
             store.save(session)
         return answer

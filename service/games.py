@@ -16,6 +16,7 @@ import secrets
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -181,8 +182,7 @@ class GameSession:
         """One view of the table: the verdict, the placement committed from it (if any) and the
         placements it corrected. ``still``: the view is a deliberate photo, judged at once."""
         if still:
-            self.table.shown = view
-            verdict = self.table.judge(view, self._record(opener))
+            verdict = self.table.judge_photo(view, self._record(opener))
         else:
             verdict = self.table.observe(view, self._record(opener), now)
         corrected: list[dict] = []
@@ -220,6 +220,21 @@ class GameSession:
             self.game.state, self.game.rules, opener, frozenset(self.trusted), frozenset(self.provisional)
         )
 
+    def look_at_photo(
+        self, reader, pixels, now: float, opener: int = 0, heard: Callable[[dict], None] | None = None
+    ) -> list[dict]:
+        """The answers to a photo of the table at rest (one a turn): ``look`` at it as it comes,
+        and again each time it commits a tile, as the next frames of a still table would be. Two
+        turns played between photos, or a tile the photo before could not commit, are so
+        committed one after the other, not one a photo late. ``heard(answer)`` after each look
+        (a script's draws told between two turns come between them)."""
+        answers: list[dict] = []
+        while not answers or answers[-1]["status"] == "placed":
+            answers.append(self.look(reader, pixels, now, opener, still=True))
+            if heard:
+                heard(answers[-1])
+        return answers
+
     def look(self, reader, pixels, now: float, opener: int = 0, still: bool = False) -> dict:
         """Read one frame (unless the picture is moving, or unchanged since the last verdict) and
         let the game see it: the answer a page needs to draw, with the placement committed from
@@ -227,6 +242,8 @@ class GameSession:
         An ``opener`` that is no seat of the game is refused before any reading (``check_seat``)."""
         self.check_seat(opener)
         with self.lock:
+            if still:
+                self.table.photographed(pixels)
             need = "read" if still else self.table.need(pixels, now)
             # Every tile of the board was seen placed, so the reader expects them, but for those
             # read unsurely then: their numbers are only hints.

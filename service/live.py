@@ -460,12 +460,34 @@ class LiveTable:
             self._candidate, self._count, self._seen, self._reference, self._moved = None, 0, {}, None, True
             return "moving"
         if self._moved:
-            self._stills = [*self._stills[1 - REMEMBERED_STILLS :], colour_thumbnail(image)]
-            self._moved, self._frame_size = False, (image.shape[1], image.shape[0])
+            self._remember_still(image)
         unchanged = changed_pixels(self._reference, small) < self.settings.changed_pixels
         if unchanged and now - self._read_at < self.settings.refresh_seconds:
             return "unchanged"
         return "read"
+
+    def photographed(self, image: np.ndarray) -> None:
+        """A photo of the table at rest (one a turn, or one sent to ``/frames``): it is read as it
+        comes, and is a still picture after the picture moved, as in a stream of frames."""
+        self._previous = thumbnail(image)
+        self._remember_still(image)
+
+    def _remember_still(self, image: np.ndarray) -> None:
+        """The first still picture since the picture moved, kept to tell when each new tile came."""
+        self._stills = [*self._stills[1 - REMEMBERED_STILLS :], colour_thumbnail(image)]
+        self._moved, self._frame_size = False, (image.shape[1], image.shape[0])
+
+    def judge_photo(self, view: TableView, record: GameRecord) -> Verdict:
+        """The verdict on a photo's view (``photographed``), judged at once: it counts as one
+        reading, so that of several new tiles the one an earlier photo showed is committed first
+        (``_placed_first``), as in a stream of frames."""
+        record = replace(record, seen=self.shown)
+        self._history = [*self._history[1 - REMEMBERED_READINGS :], view.signature(record)[0]]
+        self.shown = view
+        verdict = self.judge(view, record)
+        if verdict.status == "in_sync":
+            self._order_settled()  # no tile is new
+        return verdict
 
     def forget(self, board_changed: bool = True) -> None:
         """Read the next still frame afresh (the game changed by other means than the camera).

@@ -13,6 +13,7 @@ import json
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -103,20 +104,21 @@ def play(
 ) -> GameSession:
     """Run the session over every frame; ``on_change(frame, answer)`` hears each new verdict and
     each told event, ``save`` is called after every change to the game. ``still``: every frame is
-    a photo of the table at rest (one a turn), judged as it comes instead of once the picture has
-    held still over several frames."""
+    a photo of the table at rest (one a turn), judged as it comes (``GameSession.look_at_photo``)
+    instead of once the picture has held still over several frames."""
     places_before = [sum(e["kind"] == "place" for e in told[:i]) for i in range(len(told))]
     pending, last_status = 0, None
-    for frame in source:
-        answer = session.look(reader, frame.pixels, frame.seconds, opener, still)
+
+    def heard(number: int, answer: dict) -> None:
+        nonlocal pending, last_status
         key = (answer["status"], answer["message"])
         if on_change and (key != last_status or answer["placed"]):
-            on_change(frame.number, answer)
+            on_change(number, answer)
         if answer["changed"] and save:
             save(session)
         last_status = key
         placed = sum(isinstance(e, Place) for e in session.game.events)
-        while pending < len(told) and told[pending].get("frame", 0) <= frame.number:
+        while pending < len(told) and told[pending].get("frame", 0) <= number:
             event = told[pending]
             if event["kind"] == "place" and placed <= places_before[pending]:
                 break  # the camera has not committed this placement yet
@@ -129,8 +131,14 @@ def play(
                 except IllegalEvent as error:
                     message = f"refused {event['kind']}: {error}"
                 if on_change:
-                    on_change(frame.number, {"status": "told", "message": message, "placed": None})
+                    on_change(number, {"status": "told", "message": message, "placed": None})
             pending += 1
+
+    for frame in source:
+        if still:
+            session.look_at_photo(reader, frame.pixels, frame.seconds, opener, partial(heard, frame.number))
+        else:
+            heard(frame.number, session.look(reader, frame.pixels, frame.seconds, opener))
     return session
 
 

@@ -107,6 +107,32 @@ def test_a_game_played_to_the_webcam_ends_with_the_true_score_sheet(server, game
     assert totals == scores == expected
 
 
+def test_photos_of_the_table_sent_after_each_turn_keep_the_score(server, short_game, photos_one_a_turn):
+    """A phone on the local network cannot stream its camera to a page served over plain http; a
+    photo of the table taken after each turn keeps the score instead."""
+    truth = short_game[1]
+    photos, told = photos_one_a_turn
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET)
+        page = browser.new_page(viewport={"width": 412, "height": 900})
+        page.goto(server)
+        page.fill("#players", ", ".join(truth["players"]))
+        page.select_option("#rules", truth["rules"])
+        page.click("#new-game button")
+        page.select_option("#opener", str(next(e["player"] for e in told if e["kind"] == "place")))
+        sheet_rows = page.locator("#sheet tr")
+        for logged, event in enumerate(told, start=1):
+            if event["kind"] == "place":
+                page.set_input_files("#table-photo", photos / f"{event['frame']:03d}.jpg")
+            else:
+                page.click("#draw" if event["kind"] == "draw" else "#pass")
+            expect(sheet_rows).to_have_count(1 + logged, timeout=30_000)
+        scores = [int(text) for text in page.locator("#scores tr td:nth-child(2)").all_inner_texts()]
+        status = page.locator("#status").inner_text()
+        browser.close()
+    assert scores == truth["final_scores"] and status != "error"
+
+
 def test_the_camera_is_chosen_among_several_and_remembered(server):
     """A laptop's own camera faces the player: with two cameras the page offers the other, and
     opens the one chosen last when the page is opened again. Before a game the play area (the

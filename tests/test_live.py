@@ -905,6 +905,52 @@ def test_a_session_places_an_opening_tile_first_seen_unread(alone):
     assert [p.tile for p in session.game.state.board.placements] == [first.tile, second.tile]
 
 
+def test_photos_one_a_turn_commit_a_tile_the_photo_before_could_not_then_the_next(grown):
+    # One photo a turn (`live --still`, `/frames`): a photo that shows a phantom beside the new
+    # tile cannot be judged, so the next photo shows two new tiles. The tile the earlier photo
+    # showed first (where the picture changed first) is committed, then the photo is judged
+    # again for the other, instead of the game falling a photo behind for the rest of the round.
+    from service.games import GameSession
+    from vision.records import Reading, ReadTile
+
+    before = Board(grown.placements[:10])
+    apart: list[Cell] = []  # cells beside the board where no two new tiles touch
+    for cell in sorted(before.frontier()):
+        if len(legal_tiles(before, cell)) >= 3 and not any(cell in edge_neighbours(other) for other in apart):
+            apart.append(cell)
+    added, phantom, next_turn = (legal_tiles(before, cell)[k] for k, cell in enumerate(apart[:3]))
+    assert len({added.tile, phantom.tile, next_turn.tile}) == 3
+
+    def photo(board: Board) -> tuple[np.ndarray, Reading]:
+        pixels, tiles = np.zeros((600, 800, 3), np.uint8), []
+        for placed in board.placements:
+            x, y = 400 + 24 * placed.cell[0], 300 + 40 * placed.cell[1]
+            pixels[y - 12 : y + 12, x - 12 : x + 12] = 200
+            outline = np.array([[x - 10.0, y + 6.0], [x, y - 11.0], [x + 10.0, y + 6.0]])
+            tiles.append(ReadTile(placed.cell, outline, placed.corners, (1.0,) * 3, True, False))
+        return pixels, Reading(None, 800, 600, tuple(tiles), (), (), (), None, {}, ())
+
+    class Photos:
+        reading: Reading
+
+        def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None):
+            return self.reading
+
+    session, reader = GameSession("g", game_with(before, players=2), 0.0), Photos()
+
+    def statuses(board: Board, at: float) -> list[tuple[str, list | None]]:
+        pixels, reader.reading = photo(board)
+        answers = session.look_at_photo(reader, pixels, at)
+        return [(a["status"], a["placed"] and a["placed"]["event"]["cell"]) for a in answers]
+
+    assert statuses(before, 0.0) == [("in_sync", None)]
+    assert statuses(before.with_tile(added).with_tile(phantom), 1.0)[0][0] == "out_of_sync"
+    turn = session.game.state.turn
+    both = statuses(before.with_tile(added).with_tile(next_turn), 2.0)
+    assert both == [("placed", list(added.cell)), ("placed", list(next_turn.cell)), ("in_sync", None)]
+    assert [e.player for e in session.game.events[-2:]] == [turn, 1 - turn]
+
+
 def test_a_session_corrects_a_provisional_placement_and_keeps_it_across_a_restart(grown, tmp_path):
     # Through a game session and its store: the placement read unsurely is provisional (stored
     # with the game), the reader reads it afresh instead of expecting it, and the photo that

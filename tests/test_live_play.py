@@ -54,20 +54,14 @@ def test_live_game_from_frames_or_video_matches_the_truth(short_game, source, tm
     assert json.loads(captured.out.splitlines()[-1])["events"] == game["events"]
 
 
-def test_photos_taken_one_a_turn_are_judged_each_as_it_comes_with_still(short_game, tmp_path, capsys):
+def test_photos_taken_one_a_turn_are_judged_each_as_it_comes_with_still(
+    short_game, photos_one_a_turn, tmp_path, capsys
+):
     """A player who photographs the table after each turn gives one photo a tile: as video frames
     none holds still long enough to count (and the command says what to pass), with --still each
     commits its tile."""
-    folder, truth = short_game
-    photos, told = tmp_path / "photos", []
-    photos.mkdir()
-    placements = [i for i, e in enumerate(truth["events"]) if e["event"]["kind"] == "place"]
-    for n, i in enumerate(placements):
-        after = range(truth["events"][i]["frame"] + 1, len(list((folder / "frames").glob("*.jpg"))))
-        at_rest = next(f for f in after if not _hidden(folder / "frames" / f"{f:06d}.json"))  # the hand gone
-        (photos / f"{n:03d}.jpg").write_bytes((folder / "frames" / f"{at_rest:06d}.jpg").read_bytes())
-        until = placements[n + 1] if n + 1 < len(placements) else len(truth["events"])
-        told += [{**e["event"], "frame": n} for e in truth["events"][i:until]]
+    truth = short_game[1]
+    photos, told = photos_one_a_turn
     script = tmp_path / "told.json"
     script.write_text(json.dumps(told))
     argv = ["live", "--source", str(photos), "--told", str(script), "--players", *truth["players"], "--json"]
@@ -80,12 +74,6 @@ def test_photos_taken_one_a_turn_are_judged_each_as_it_comes_with_still(short_ga
     game = json.loads(as_stills.out.splitlines()[-1])
     assert summary(game["events"]) == summary(truth["events"]) and game["scores"] == truth["final_scores"]
     assert "--still" not in as_stills.err
-
-
-def _hidden(truth_file) -> bool:
-    """Whether a studio frame hides any number (a hand over the table)."""
-    tiles = json.loads(truth_file.read_text())["tiles"]
-    return any(corner.get("hidden") for tile in tiles for corner in tile["corners"])
 
 
 def test_a_game_kept_from_the_camera_is_compared_with_the_told_script():

@@ -308,10 +308,10 @@ def test_a_photo_of_the_table_commits_the_one_new_tile(client):
     scores = seen["game"]["scores"]
     placed = client.post(f"/v1/games/{game['id']}/frames", files=upload(SAMPLES / "board.jpg")).json()
     assert placed["status"] == "placed", placed["message"]
-    assert placed["placed"]["placement"]["tile"] == [1, 3, 4]
+    assert placed["placed"]["placement"]["tile"] == [1, 3, 4] and placed["placements"] == [placed["placed"]]
     assert placed["game"]["scores"][turn] == scores[turn] + 8
     again = client.post(f"/v1/games/{game['id']}/frames", files=upload(SAMPLES / "board.jpg")).json()
-    assert again["status"] == "in_sync" and again["placed"] is None  # the same table commits nothing twice
+    assert again["status"] == "in_sync" and again["placed"] is None and again["placements"] == []  # nothing twice
 
 
 def test_a_frame_for_an_opener_no_player_is_refused(client):

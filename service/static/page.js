@@ -203,6 +203,11 @@ async function openCamera(deviceId) {
 // The camera last chosen on this browser: a laptop's own camera faces the player, a webcam on a
 // stand the table.
 async function startCamera() {
+  if (!navigator.mediaDevices) {  // a page served over plain http to another device (a phone on the network)
+    setStatus("error", "this browser opens a camera only for a page served over https or from this device: " +
+      "send a photo of the table after each turn instead");
+    return;
+  }
   const saved = localStorage.getItem("camera");
   try {
     await openCamera(saved);
@@ -217,6 +222,23 @@ async function startCamera() {
   $("camera").disabled = true;
   if (!socket) connect();
   setInterval(sendFrame, 150);
+}
+
+// A photo of the table after each turn: a phone's camera, where the page cannot stream one. The
+// service commits the tile it shows, and reads it again for a second one played meanwhile.
+async function sendPhoto() {
+  const file = $("table-photo").files[0];
+  if (!file) return;
+  const form = new FormData();
+  form.append("image", file);
+  form.append("opener", $("opener").value || 0);
+  $("table-photo").value = "";  // the same photo may be sent again
+  setStatus("settling", "reading the photo");
+  try {
+    const answer = await call("POST", `/v1/games/${game.id}/frames`, form);
+    showGame(answer.game);
+    setStatus(answer.status, answer.message);
+  } catch (error) { setStatus("error", error.message); }
 }
 
 async function event(body) {
@@ -267,6 +289,7 @@ $("new-game").onsubmit = async (e) => {
 };
 $("rules").onchange = () => describePreset($("rules").value, $("rules-said"));
 $("camera").onclick = startCamera;
+$("table-photo").onchange = sendPhoto;
 $("board").onclick = pickTile;
 $("cameras").onchange = () => openCamera($("cameras").value).catch((error) => setStatus("error", "camera: " + error.message));
 $("opener").onchange = () => socket && socket.send(JSON.stringify({ opener: Number($("opener").value) }));
