@@ -125,29 +125,13 @@ def _read(args: argparse.Namespace) -> int:
     paths = _images(args.images)
     if not paths:
         raise InputError(f"no photos match {' '.join(args.images)}")
-    if len(paths) > 1 and not args.out:
-        raise InputError("several photos: write their readings with --out results.jsonl")
-    if args.out:
-        import cv2
-
-        from service.progress import progress
-
-        _writable_file(args.out)
-        reader = _reader(args.rules, args.working_size)
-        failed = 0
-        with open(args.out, "w", encoding="utf-8") as out:
-            for path in progress(paths, len(paths), "read"):
-                try:
-                    reading = reader.read(load_image(path), path=str(path))
-                    out.write(json.dumps(reading.to_dict()) + "\n")
-                except (ImageError, cv2.error) as error:
-                    failed += 1
-                    out.write(json.dumps({"image": {"path": str(path)}, "error": str(error)}) + "\n")
-        if failed:
-            print(f"triominoes: {failed} of {len(paths)} photos could not be read (see {args.out})", file=sys.stderr)
-        return 0
+    against = args.previous or args.board or args.overlay  # options that go with one photo
+    if len(paths) > 1 or (args.out and not against):
+        return _read_many(paths, args)
     if args.overlay:
         _writable_picture(args.overlay, "--overlay")
+    if args.out:
+        _writable_file(args.out)
     known = _board_file(args.board, None)[0] if args.board else None  # the file's own rules check it
     try:
         image = load_image(paths[0])
@@ -164,7 +148,40 @@ def _read(args: argparse.Namespace) -> int:
 
         if not cv2.imwrite(args.overlay, draw_overlay(image, reading)):
             raise InputError(f"cannot write {args.overlay}")
-    print(json.dumps(reading.to_dict()) if args.json else _summary(reading))
+    if args.out:
+        Path(args.out).write_text(json.dumps(reading.to_dict()) + "\n", encoding="utf-8")
+    else:
+        print(json.dumps(reading.to_dict()) if args.json else _summary(reading))
+    return 0
+
+
+def _read_many(paths: list[Path], args: argparse.Namespace) -> int:
+    """Each photo read on its own, one JSON line each in ``--out``; a photo that cannot be read
+    gets an ``error`` line."""
+    import cv2
+
+    from service.progress import progress
+    from vision.image_io import ImageError, load_image
+
+    if not args.out:
+        raise InputError("several photos: write their readings with --out results.jsonl")
+    for option, value in (("--previous", args.previous), ("--board", args.board), ("--overlay", args.overlay)):
+        if value:
+            one = f"{option} goes with one photo, not {len(paths)}"
+            raise InputError(f"{one}; for a game photographed after each turn, see 'triominoes live --still'")
+    _writable_file(args.out)
+    reader = _reader(args.rules, args.working_size)
+    failed = 0
+    with open(args.out, "w", encoding="utf-8") as out:
+        for path in progress(paths, len(paths), "read"):
+            try:
+                reading = reader.read(load_image(path), path=str(path))
+                out.write(json.dumps(reading.to_dict()) + "\n")
+            except (ImageError, cv2.error) as error:
+                failed += 1
+                out.write(json.dumps({"image": {"path": str(path)}, "error": str(error)}) + "\n")
+    if failed:
+        print(f"triominoes: {failed} of {len(paths)} photos could not be read (see {args.out})", file=sys.stderr)
     return 0
 
 

@@ -24,6 +24,8 @@ def files(tmp_path):
         (["read", "{d}/notes.jpg", "--rules", "house"], "unknown rule preset"),
         (["read", "{d}/*.webp"], "no photos match"),
         (["read", "{d}/notes.jpg", "{d}/empty.png"], "--out"),
+        (["read", "{d}/notes.jpg", "{d}/empty.png", "--out", "{d}/r.jsonl", "--previous", "{d}/x.jpg"], "one photo"),
+        (["read", "{d}/notes.jpg", "{d}/empty.png", "--out", "{d}/r.jsonl", "--overlay", "{d}/o.png"], "one photo"),
         (["read", "samples/board.jpg", "--overlay", "{d}/out.gif"], "png or .jpg"),
         (["read", "samples/board.jpg", "--previous", "{d}/notes.jpg"], "not an image"),
         (["read", "samples/board.jpg", "--working-size", "100"], "--working-size: must be 320..4096"),

@@ -329,6 +329,16 @@ def test_read_many_photos_to_jsonl(tmp_path, capsys):
     assert "is a folder" in capsys.readouterr().err
 
 
+def test_one_photo_read_into_a_file_keeps_its_earlier_photo_and_overlay(tmp_path):
+    # Before, --out took the path for many photos, which reads each on its own: the tile added
+    # since --previous was never scored and no overlay was drawn, without a word.
+    out, overlay = tmp_path / "result.jsonl", tmp_path / "overlay.png"
+    argv = ["read", str(SAMPLES / "board.jpg"), "--previous", str(SAMPLES / "board_before.jpg")]
+    assert main([*argv, "--out", str(out), "--overlay", str(overlay)]) == 0
+    (line,) = out.read_text().splitlines()
+    assert json.loads(line)["last_placement"]["tile"] == [1, 3, 4] and overlay.stat().st_size > 10_000
+
+
 def test_small_tiles_in_a_large_photo_are_read_by_looking_again_closer(reader):
     # The sample at half size in the middle of a 2880x2160 photo of bare table: shrunk to the
     # finder's working size its tiles are 12 pixels, too small to find; the finder looks again
