@@ -196,6 +196,14 @@ def _evaluate(args: argparse.Namespace) -> int:
     predictions = Path(args.pred) if args.pred else None
     if predictions is not None and not predictions.is_file():
         raise InputError(f"no such file: {predictions}")
+    # Each says how the photos are read (--pred: readings already made); --working-size goes
+    # only with reading them here.
+    given = (("--pred", args.pred), ("--true-outlines", args.true_outlines), ("--live", args.live))
+    ways = [option for option, value in given if value]
+    if args.working_size and ways[:1] in (["--pred"], ["--true-outlines"]):
+        ways.append("--working-size")
+    if len(ways) > 1:
+        raise InputError(f"{ways[0]} and {ways[1]} do not go together: each says how the photos are read")
     csv_path = Path(args.csv or folder / "evaluation.csv")
     _writable_file(str(csv_path))  # before reading every photo, not after
     try:

@@ -100,6 +100,14 @@ def test_evaluate_command_with_predictions(tmp_path, capsys):
     # A CSV that cannot be written is told before any photo is read.
     assert main(["evaluate", str(tmp_path), "--pred", str(pred), "--csv", str(tmp_path / "no" / "a.csv")]) == 2
     assert "no such folder" in capsys.readouterr().err
+    # Ways of reading the photos that cannot all hold (before, all but one were dropped unsaid).
+    for ways in (
+        ["--pred", str(pred), "--live"],
+        ["--true-outlines", "--live"],
+        ["--pred", str(pred), "--working-size", "640"],
+    ):
+        assert main(["evaluate", str(tmp_path), *ways]) == 2
+        assert "do not go together" in capsys.readouterr().err
 
 
 def placement(total, bonus_at):
