@@ -181,7 +181,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/v1/games", status_code=201, summary="Start a game")
     def create_game(body: NewGame) -> dict:
-        return store.create(body.players, rules_or_422(body.rules)).to_dict()
+        rules = rules_or_422(body.rules)
+        try:
+            return store.create(body.players, rules).to_dict()
+        except ValueError as error:  # players the score sheet could not tell apart
+            raise HTTPException(422, str(error)) from None
 
     @app.get("/v1/games", summary="Every stored game, in brief")
     def list_games() -> list[dict]:

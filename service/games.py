@@ -333,8 +333,17 @@ class GameStore:
         self._sessions: dict[str, GameSession] = {}
 
     def create(self, players: list[str], rules: str) -> GameSession:
-        get_rules(rules)  # ValueError for an unknown preset
-        session = GameSession(new_game_id(), Game(players, rules), time.time())
+        """A new game, stored; ValueError for an unknown preset, or players a score sheet could not
+        tell apart (a blank name, or one name twice)."""
+        get_rules(rules)
+        names = [name.strip() for name in players]
+        if not all(names):
+            raise ValueError("every player needs a name")
+        if len({name.casefold() for name in names}) < len(names):
+            raise ValueError(
+                f"two players share a name ({', '.join(names)}): the score sheet could not tell them apart"
+            )
+        session = GameSession(new_game_id(), Game(names, rules), time.time())
         session.table = LiveTable(self.settings)
         self.save(session, created=True)
         return session

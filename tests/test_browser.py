@@ -254,6 +254,26 @@ def test_the_chosen_preset_is_described_and_the_score_sheet_downloads(server):
     ]
 
 
+def test_a_game_the_service_refuses_says_why_on_the_start_panel(server):
+    """Before a game is shown the game's message line is hidden: a game refused (two players of
+    one name) or one that cannot be resumed is said on the start panel."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET)
+        page = browser.new_page()
+        page.goto(f"{server}/#game=no-such-game")
+        expect(page.locator("#start-error")).to_contain_text("no game has that id", timeout=10_000)
+        page.fill("#players", "Ann, ann")
+        page.click("#new-game button")
+        expect(page.locator("#start-error")).to_contain_text("two players share a name")
+        play_shown = page.is_visible("#play")
+        page.fill("#players", "Ann, Ivo")
+        page.click("#new-game button")
+        expect(page.locator("#play")).to_be_visible()
+        left = page.locator("#start-error").inner_text()
+        browser.close()
+    assert not play_shown and left == ""
+
+
 def _post(url: str, body: dict) -> dict:
     request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(request) as answer:

@@ -127,6 +127,9 @@ def test_live_bad_sources_and_scripts(tmp_path, capsys):
     bad_script.write_text(json.dumps(twice))
     assert main(["live", "--source", str(table), "--told", str(bad_script), "--db", database]) == 2
     assert "cannot be replayed" in capsys.readouterr().err
+    games = len(GameStore(database).list())
+    assert main(["live", "--source", str(table), "--players", "Ann", "ann", "--db", database]) == 2
+    assert "two players share a name" in capsys.readouterr().err and len(GameStore(database).list()) == games
 
 
 def test_a_file_that_cannot_keep_games_is_refused_in_one_line(tmp_path, capsys):

@@ -161,10 +161,19 @@ def test_games_are_created_listed_fetched_and_deleted(client):
 
 @pytest.mark.parametrize(
     "body",
-    [{"players": ["Solo"]}, {"players": [f"P{i}" for i in range(7)]}, {"players": ["A", ""]}, {"players": "AB"}],
+    [
+        {"players": ["Solo"]},
+        {"players": [f"P{i}" for i in range(7)]},
+        {"players": ["A", ""]},
+        {"players": "AB"},
+        {"players": ["Ann", " "]},
+        {"players": ["Ann", "Bob", "ann "]},
+    ],
 )
 def test_bad_new_games(client, body):
-    assert client.post("/v1/games", json=body).status_code == 422
+    answer = client.post("/v1/games", json=body)
+    assert answer.status_code == 422 and answer.json()["detail"]
+    assert client.get("/v1/games").json() == []  # nothing stored
 
 
 def test_unknown_preset_for_a_new_game(client):

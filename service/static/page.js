@@ -23,6 +23,9 @@ function setStatus(status, message) {
   $("status").dataset.status = status;
   $("status").textContent = status.replace(/_/g, " ");
   $("message").textContent = message || "";
+  // Before a game is shown its message line is hidden: an error there (a game refused, a game
+  // that cannot be resumed) is said on the start panel.
+  $("start-error").textContent = $("play").hidden && status === "error" ? message : "";
 }
 
 function cell(text, tag) { const td = document.createElement(tag); td.textContent = text; return td; }
