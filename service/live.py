@@ -478,11 +478,15 @@ class LiveTable:
         self._moved, self._frame_size = False, (image.shape[1], image.shape[0])
 
     def judge_photo(self, view: TableView, record: GameRecord) -> Verdict:
-        """The verdict on a photo's view (``photographed``), judged at once: it counts as one
-        reading, so that of several new tiles the one an earlier photo showed is committed first
-        (``_placed_first``), as in a stream of frames."""
+        """The verdict on a photo's view (``photographed``), judged at once: it counts as a view
+        that held, ``still_frames`` readings, so that of several new tiles the one an earlier
+        photo showed is committed first (``_placed_first``), as in a stream of frames, where the
+        camera moved between the photos too (a hand-held phone: where the picture changed first
+        then tells nothing)."""
         record = replace(record, seen=self.shown)
-        self._history = [*self._history[1 - REMEMBERED_READINGS :], view.signature(record)[0]]
+        # A photo is a view that held: it counts as the readings a view needs to hold.
+        held = [view.signature(record)[0]] * self.settings.still_frames
+        self._history = [*self._history[len(held) - REMEMBERED_READINGS :], *held]
         self.shown = view
         verdict = self.judge(view, record)
         if verdict.status == "in_sync":

@@ -905,11 +905,14 @@ def test_a_session_places_an_opening_tile_first_seen_unread(alone):
     assert [p.tile for p in session.game.state.board.placements] == [first.tile, second.tile]
 
 
-def test_photos_one_a_turn_commit_a_tile_the_photo_before_could_not_then_the_next(grown):
+@pytest.mark.parametrize("pictured", [True, False], ids=["camera kept still", "camera moved"])
+def test_photos_one_a_turn_commit_a_tile_the_photo_before_could_not_then_the_next(grown, pictured):
     # One photo a turn (`live --still`, `/frames`): a photo that shows a phantom beside the new
     # tile cannot be judged, so the next photo shows two new tiles. The tile the earlier photo
-    # showed first (where the picture changed first) is committed, then the photo is judged
-    # again for the other, instead of the game falling a photo behind for the rest of the round.
+    # showed is committed first, then the photo is judged again for the other, instead of the
+    # game falling a photo behind for the rest of the round. The earlier photo's reading tells
+    # which came first where the pictures cannot (a hand-held camera: here, photos whose pixels
+    # show nothing), as a photo counts as a view that held.
     from service.games import GameSession
     from vision.records import Reading, ReadTile
 
@@ -925,7 +928,7 @@ def test_photos_one_a_turn_commit_a_tile_the_photo_before_could_not_then_the_nex
         pixels, tiles = np.zeros((600, 800, 3), np.uint8), []
         for placed in board.placements:
             x, y = 400 + 24 * placed.cell[0], 300 + 40 * placed.cell[1]
-            pixels[y - 12 : y + 12, x - 12 : x + 12] = 200
+            pixels[y - 12 : y + 12, x - 12 : x + 12] = 200 if pictured else 0
             outline = np.array([[x - 10.0, y + 6.0], [x, y - 11.0], [x + 10.0, y + 6.0]])
             tiles.append(ReadTile(placed.cell, outline, placed.corners, (1.0,) * 3, True, False))
         return pixels, Reading(None, 800, 600, tuple(tiles), (), (), (), None, {}, ())
