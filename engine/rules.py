@@ -132,9 +132,11 @@ def described(rules: Rules) -> list[str]:
     if rules.opener == "highest_triple":
         opening = "The highest triple opens (with no triple, the highest tile)"
     else:
-        opening = "Each player draws a tile and the highest opens, with any tile"
-    if rules.opening_tile == "triple_or_zero":
-        opening += "; 0-0-0 may open instead"
+        opening = "Each player draws a tile and the highest opens"
+    if rules.opening_tile == "any":
+        opening += ", with any tile"
+    else:
+        opening += "; 0-0-0 may open instead" if rules.opener == "highest_triple" else ", with a triple or 0-0-0"
     if rules.opening_triple_bonus or rules.opening_zero_triple_bonus:
         opening += f"; a triple opening scores +{rules.opening_triple_bonus}, 0-0-0 +{rules.opening_zero_triple_bonus}"
     if rules.draw_while_playable:

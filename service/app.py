@@ -135,7 +135,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return list(PRESETS)
 
     @app.get("/v1/rules/{preset}", summary="A rule preset: where it differs, in words, and its settings")
-    def preset(preset: str) -> dict:
+    def describe_preset(preset: str) -> dict:
         try:
             rules = get_rules(preset)
         except ValueError as error:
@@ -238,9 +238,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         answers = session.look_at_photo(reader(), pixels, time.monotonic(), opener)
         if any(answer["changed"] for answer in answers):
             store.save(session)
-        committed = [answer for answer in answers if answer["placed"]]
+        committed = [look for look in answers if look["placed"]]
         answer = committed[-1] if committed else answers[-1]
-        return {**answer, "game": answers[-1]["game"], "placements": [answer["placed"] for answer in committed]}
+        return {**answer, "game": answers[-1]["game"], "placements": [look["placed"] for look in committed]}
 
     def see_frame(session: GameSession, pixels, opener: int) -> dict:
         answer = session.look(reader(), pixels, time.monotonic(), opener)

@@ -278,6 +278,7 @@ class GameSession:
 
 
 def _as_text(cell: str) -> str:
+    """A cell a spreadsheet would take for a formula, kept as text by a leading apostrophe."""
     return "'" + cell if cell[:1] in ("=", "+", "-", "@", "\t", "\r") else cell
 
 

@@ -294,8 +294,9 @@ def test_each_preset_is_described_by_where_it_differs():
     assert "scoring each other rack less its own" in said["wikipedia"][3]
     assert "played out to equal turns" in said["pressman-2012"][3] and "played out" not in said["pressman-us"][3]
     assert said["pressman-us"][4].endswith("reaches 400; if several do, that round's winner wins.")
-    house = replace(PRESETS["pressman-us"], max_number=6, max_rounds=3, target_score=300)
+    house = replace(PRESETS["pressman-us"], max_number=6, max_rounds=3, target_score=300, opener="draw_one")
     assert described(house)[0] == "Numbers 0 to 6."
+    assert described(house)[2].startswith("Each player draws a tile and the highest opens, with a triple or 0-0-0;")
     assert described(house)[-1].startswith("The game ends with the round in which someone reaches 300, or after 3")
 
 
