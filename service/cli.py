@@ -125,9 +125,10 @@ def _read(args: argparse.Namespace) -> int:
     paths = _images(args.images)
     if not paths:
         raise InputError(f"no photos match {' '.join(args.images)}")
-    against = args.previous or args.board or args.overlay  # options that go with one photo
-    if len(paths) > 1 or (args.out and not against):
-        return _read_many(paths, args)
+    one_photo = {"--previous": args.previous, "--board": args.board, "--overlay": args.overlay}
+    given = [option for option, value in one_photo.items() if value]  # options that go with one photo
+    if len(paths) > 1 or (args.out and not given):
+        return _read_many(paths, args, given)
     if args.overlay:
         _writable_picture(args.overlay, "--overlay")
     if args.out:
@@ -155,9 +156,9 @@ def _read(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_many(paths: list[Path], args: argparse.Namespace) -> int:
+def _read_many(paths: list[Path], args: argparse.Namespace, one_photo_options: list[str]) -> int:
     """Each photo read on its own, one JSON line each in ``--out``; a photo that cannot be read
-    gets an ``error`` line."""
+    gets an ``error`` line. ``one_photo_options`` given (``--previous`` ...) are refused."""
     import cv2
 
     from service.progress import progress
@@ -165,10 +166,9 @@ def _read_many(paths: list[Path], args: argparse.Namespace) -> int:
 
     if not args.out:
         raise InputError("several photos: write their readings with --out results.jsonl")
-    for option, value in (("--previous", args.previous), ("--board", args.board), ("--overlay", args.overlay)):
-        if value:
-            one = f"{option} goes with one photo, not {len(paths)}"
-            raise InputError(f"{one}; for a game photographed after each turn, see 'triominoes live --still'")
+    if one_photo_options:
+        one = f"{one_photo_options[0]} goes with one photo, not {len(paths)}"
+        raise InputError(f"{one}; for a game photographed after each turn, see 'triominoes live --still'")
     _writable_file(args.out)
     reader = _reader(args.rules, args.working_size)
     failed = 0
@@ -493,11 +493,7 @@ def _live(args: argparse.Namespace) -> int:
         raise InputError(str(error)) from None
     print(f"game {session.id} ({', '.join(session.game.players)}; {session.game.rules.name}) in {args.db}")
 
-    judged = []  # frames the table was judged on (not moving, not waiting for it to hold still)
-
     def report(number: int, answer: dict) -> None:
-        if answer["status"] not in ("settling", "moving", "told"):
-            judged.append(number)
         if answer["status"] not in ("settling", "moving") or args.verbose:
             print(f"frame {number}: {answer['status']}: {answer['message']}")
 
@@ -517,7 +513,7 @@ def _live(args: argparse.Namespace) -> int:
     except IllegalEvent as error:
         raise InputError(f"--told: {error}") from None
     store.save(session)
-    if not judged and not args.still and Path(args.source).is_dir():
+    if session.table.shown is None and not args.still and Path(args.source).is_dir():  # no view ever counted
         print(
             f"triominoes: the photos in {args.source} were taken as a video's frames, which count once"
             f" {session.table.settings.still_frames} in a row show the same tiles, and none did: for photos"
