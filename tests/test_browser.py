@@ -12,11 +12,14 @@ import shutil
 import urllib.request
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from datasets.make import write_y4m
 from service.app import Settings
 from service.bench import BackgroundServer
+from vision.image_io import load_image
+from vision.reader import Reader
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -68,8 +71,39 @@ def test_one_photo_and_its_earlier_photo_are_scored_from_the_page(server):
         page.click("#photo-form button")
         expect(page.locator("#photo-result")).to_contain_text("last tile 1-3-4", timeout=30_000)
         result = page.locator("#photo-result").inner_text()
+        expect(page.locator("#photo-view")).to_be_visible()
+        drawn = page.evaluate(f"({INKED})(document.getElementById('photo-canvas'), true)")
+        photo = page.evaluate(f"({INKED})(document.getElementById('photo-canvas'), false)")
         browser.close()
     assert result.startswith("24 tiles, ") and "last tile 1-3-4 at" in result and ": 8 = 8" in result
+    # The photo is shown at its size with its reading drawn on it: the board's outlines in green,
+    # and in blue the added tile's (at [-1, 1], where the reader reads it), colours the photo
+    # itself does not show.
+    assert drawn["size"] == [1280, 960]
+    assert photo["green"] + photo["blue"] < 20 and drawn["green"] > 1000 and drawn["blue"] > 100, (photo, drawn)
+    reading = Reader().read(load_image(SAMPLES / "board.jpg"))
+    added = next(tile for tile in reading.tiles if tile.cell == (-1, 1))
+    assert np.hypot(*(np.array(drawn["blue_at"]) - added.corners.mean(0))) < 15, (drawn, added.corners)
+
+
+# Counts the pixels of a canvas (``drawn``) or of the photo drawn alone on a canvas of its size
+# in the page's green and blue inks (within a few levels), and where the blue ones lie.
+INKED = """async (canvas, drawn) => {
+  let source = canvas;
+  if (!drawn) {
+    source = document.createElement("canvas");
+    source.width = canvas.width; source.height = canvas.height;
+    source.getContext("2d").drawImage(await createImageBitmap(document.getElementById("photo").files[0]), 0, 0);
+  }
+  const pixels = source.getContext("2d").getImageData(0, 0, source.width, source.height).data;
+  const near = (i, ink) => ink.every((level, k) => Math.abs(pixels[i + k] - level) < 8);
+  let green = 0, blue = 0, x = 0, y = 0;
+  for (let i = 0; i < pixels.length; i += 4) {
+    if (near(i, [0x2e, 0xcc, 0x71])) green++;
+    if (near(i, [0x34, 0x98, 0xdb])) { blue++; x += (i / 4) % source.width; y += Math.floor(i / 4 / source.width); }
+  }
+  return { size: [source.width, source.height], green, blue, blue_at: [x / blue, y / blue] };
+}"""
 
 
 def test_a_game_played_to_the_webcam_ends_with_the_true_score_sheet(server, game_video):

@@ -124,26 +124,36 @@ function fingerprint(text) {
   return hash >>> 0;
 }
 
-function drawOverlay(reading) {
-  const canvas = $("overlay"), video = $("video");
-  canvas.width = video.videoWidth || 640;
-  canvas.height = video.videoHeight || 480;
+// A reading drawn on a canvas the size of its photo (or of the video under it): each tile's
+// outline and numbers, the tile added in blue, tiles that break a rule in red, tiles read
+// unsurely dashed, outlines found but not read in orange, face-down tiles in purple.
+const INK = { board: "#2ecc71", loose: "#00d0ff", added: "#3498db", bad: "#e74c3c", unread: "#f39c12", down: "#9b59b6" };
+function drawReading(canvas, reading) {
   const ctx = canvas.getContext("2d");
-  ctx.clearRect(0, 0, canvas.width, canvas.height);
-  if (!reading) return;
   const sx = canvas.width / reading.image.width, sy = canvas.height / reading.image.height;
-  const bad = new Set(reading.violations.flatMap((v) => v.cells.map((c) => c.join(","))));
-  ctx.lineWidth = 2;
+  const key = (cell) => (cell ? cell.join(",") : null);
+  const bad = new Set(reading.violations.flatMap((v) => v.cells.map(key)));
+  const added = reading.last_placement ? key(reading.last_placement.cell) : null;
+  const line = Math.max(2, canvas.width / 640);
+  const outline = (points, colour, dashed, width = line) => {
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = width;
+    ctx.setLineDash(dashed ? [3 * width, 2 * width] : []);
+    ctx.beginPath();
+    points.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
+    ctx.closePath();
+    ctx.stroke();
+  };
+  const scaled = (corners) => corners.map(([x, y]) => [x * sx, y * sy]);
+  reading.face_down.forEach((back) => outline(scaled(back.corners), INK.down, false));
+  reading.unread.forEach((tile) => outline(scaled(tile.corners), INK.unread, true));
   ctx.textAlign = "center";
   ctx.textBaseline = "middle";
   for (const tile of reading.tiles) {
-    const key = tile.cell ? tile.cell.join(",") : null;
-    const xy = tile.corners.map((c) => [c.x * sx, c.y * sy]);
-    ctx.strokeStyle = key && bad.has(key) ? "#e74c3c" : tile.cell ? "#2ecc71" : "#f1c40f";
-    ctx.beginPath();
-    xy.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
-    ctx.closePath();
-    ctx.stroke();
+    const at = key(tile.cell), isAdded = added !== null && at === added;
+    const xy = scaled(tile.corners.map((c) => [c.x, c.y]));
+    const colour = bad.has(at) ? INK.bad : isAdded ? INK.added : tile.cell ? INK.board : INK.loose;
+    outline(xy, colour, tile.ambiguous, isAdded ? 2 * line : line);
     const side = Math.hypot(xy[1][0] - xy[0][0], xy[1][1] - xy[0][1]);
     const size = Math.max(9, side * 0.3);
     ctx.font = `bold ${size}px sans-serif`;
@@ -156,6 +166,29 @@ function drawOverlay(reading) {
       ctx.fillText(c.value, x, y);
     });
   }
+  ctx.setLineDash([]);
+}
+
+// The live view: the reading that last counted, over the video.
+function drawOverlay(reading) {
+  const canvas = $("overlay"), video = $("video");
+  canvas.width = video.videoWidth || 640;
+  canvas.height = video.videoHeight || 480;
+  canvas.getContext("2d").clearRect(0, 0, canvas.width, canvas.height);
+  if (reading) drawReading(canvas, reading);
+}
+
+// One photo read: the photo itself with its reading drawn on it, so that a misread tile shows
+// where it lies. A photo this browser cannot show (HEIC in Chromium) keeps the text alone.
+async function showPhotoRead(file, reading) {
+  const canvas = $("photo-canvas");
+  let picture;
+  try { picture = await createImageBitmap(file); } catch { return; }
+  canvas.width = picture.width;
+  canvas.height = picture.height;
+  canvas.getContext("2d").drawImage(picture, 0, 0);
+  drawReading(canvas, reading);
+  $("photo-view").hidden = false;
 }
 
 function sendFrame() {
@@ -314,10 +347,12 @@ $("correct").onsubmit = (e) => {
 };
 $("photo-form").onsubmit = async (e) => {
   e.preventDefault();
-  const form = new FormData();
-  form.append("image", $("photo").files[0]);
+  const file = $("photo").files[0], form = new FormData();
+  form.append("image", file);
   if ($("previous").files.length) form.append("previous", $("previous").files[0]);
   form.append("rules", game ? game.rules : $("rules").value);
+  $("photo-result").textContent = "reading the photo";
+  $("photo-view").hidden = true;  // the last photo's picture, until this one's is drawn
   try {
     const reading = await call("POST", "/v1/readings", form);
     const lines = reading.tiles.filter((t) => t.cell).map((t) => `${t.tile.join("-")} at [${t.cell}]`);
@@ -331,6 +366,7 @@ $("photo-form").onsubmit = async (e) => {
     lines.push(...(reading.notes || []).map((n) => "note: " + n));
     $("photo-result").textContent = `${reading.tiles.length} tiles, ${reading.unread.length} unread, ${reading.face_down.length} face down ` +
       `(${Math.round(reading.timing_ms.total)} ms)\n` + lines.join("\n");
+    await showPhotoRead(file, reading);
   } catch (error) { $("photo-result").textContent = error.message; }
 };
 init();
