@@ -23,7 +23,8 @@ board:
   board allows alone (the others join it), is committed, and the next view tells the next one;
 - anything else (two new tiles either of which could have come first, a moved tile, a misread
   that breaks the rules): out of sync, with a message, until the table matches again or a
-  player corrects the game.
+  player corrects the game; where a few new tiles could each have come first, the verdict
+  offers them (``choices``) for a player to name the first.
 
 Before a round's first tile, one tile alone on the table opens it. Alone, a tile has no neighbour
 to confirm its numbers, so the reader may find it yet not read it surely (or read it differently
@@ -70,6 +71,7 @@ STEADY_SHARE = 0.75  # a tile has come to stay from the reading on which at leas
 REMEMBERED_READINGS = 300  # readings kept to tell the order in which new tiles appeared
 REMEMBERED_STILLS = 100  # still thumbnails kept to tell it (one each time the picture moved; 58 kB each)
 OPENING_TRIPLE_AMONG = 3  # joined tiles before the round's first, at most, of which a lone triple opens
+CHOICES_AT_MOST = 4  # new tiles, at most, offered to a player to name the one played first
 PixelPoint = tuple[float, float]
 Key = TypeVar("Key")
 
@@ -130,7 +132,10 @@ class Verdict:
     unsure, so a later sure reading may correct it (``corrections``: such tiles, in the game's
     frame, with the numbers read surely now; all of them at once, as a tile committed to fit a
     misread neighbour is legal only once both are corrected). ``confirmed``: such placements'
-    cells now read surely as the game has them."""
+    cells now read surely as the game has them. ``choices``: where the view shows several new
+    tiles and cannot tell which came first, those that may have (each one the board allows
+    alone), for a player to name one, in the game's frame (before the round's first tile, the
+    view's, which that tile's cell makes the round's)."""
 
     status: Status
     message: str
@@ -138,6 +143,7 @@ class Verdict:
     unsure: bool = False
     corrections: tuple[PlacedTile, ...] = ()
     confirmed: frozenset[Cell] = frozenset()
+    choices: tuple[PlacedTile, ...] = ()
 
 
 def thumbnail(image: np.ndarray) -> np.ndarray:
@@ -298,7 +304,7 @@ def _against_the_board(
         if len(unique) >= 2:  # of those, one the board allows alone was played first; the others joined it
             unique = [placed for placed in unique if not check_placement(state.board, placed, record.rules)] or unique
         if len(unique) != 1:
-            return _several_new(added)
+            return _several_new(added, record, may_be_first=unique)
         added = unique
     moved = next((placed for placed in missing if placed.tile == added[0].tile), None)
     if moved is not None:  # named, so that a player can tell a moved tile from a misread one and fix either
@@ -330,16 +336,29 @@ def _confirmed_otherwise(
     )
 
 
-def _several_new(added: list[PlacedTile]) -> Verdict:
+def _several_new(added: list[PlacedTile], record: GameRecord, may_be_first: list[PlacedTile]) -> Verdict:
     """Several new tiles at once, each named by its numbers and its cell in the game's frame: a
     tile the camera missed in its own turn (a blurred pip tile) shows up later beside the next
     player's, and naming both lets a player enter the earlier one by hand (a place event at its
-    cell) instead of the game waiting for a take-back that would not help."""
+    cell) instead of the game waiting for a take-back that would not help. Those of
+    ``may_be_first`` the board allows alone are the ``choices`` (a player picks one instead of
+    typing it)."""
     named = ", ".join(str(placed) for placed in sorted(added, key=lambda placed: placed.cell))
     return Verdict(
         "out_of_sync",
         f"{len(added)} new tiles at once ({named}): take back all but one, or enter one played earlier by hand",
+        choices=_choices(may_be_first, len(added), record),
     )
+
+
+def _choices(may_be_first: list[PlacedTile], new_tiles: int, record: GameRecord) -> tuple[PlacedTile, ...]:
+    """The tiles a player may name as the one played first: each of ``may_be_first`` that the
+    game's board allows alone (any, before the round's first tile), where the view shows a few
+    new tiles (``CHOICES_AT_MOST``; more is a table to clear, or to enter by hand)."""
+    if new_tiles > CHOICES_AT_MOST:
+        return ()
+    allowed = (placed for placed in may_be_first if not check_placement(record.state.board, placed, record.rules))
+    return tuple(sorted(allowed, key=lambda placed: placed.cell))
 
 
 def _opening(
@@ -369,6 +388,7 @@ def _opening(
             "out_of_sync",
             f"the table shows {len(board)} joined tiles before the round has begun: "
             "enter the opening tile by hand, or clear the table",
+            choices=_choices(list(board.placements), len(board), record),
         )
     elif len(board) == 1:
         first = board.placements[0]

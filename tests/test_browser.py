@@ -167,6 +167,50 @@ def test_photos_of_the_table_sent_after_each_turn_keep_the_score(server, short_g
     assert scores == truth["final_scores"] and status != "error"
 
 
+def test_the_tile_played_first_is_named_with_one_click_where_the_photo_cannot_tell(
+    server, short_game, photos_one_a_turn
+):
+    """The round's first photo was never sent: the next shows the opening tile and the second
+    joined, and under rules where any tile may open, nothing tells which lay first. The page
+    shows the photo and offers both; one click on the opening tile places it for the opener,
+    and the next photo commits the other, then the tile played since."""
+    truth = short_game[1]
+    photos, told = photos_one_a_turn
+    opening, second, third = [event for event in told if event["kind"] == "place"][:3]
+    names = truth["players"]
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET)
+        page = browser.new_page(viewport={"width": 412, "height": 900})
+        page.goto(server)
+        page.fill("#players", ", ".join(names))
+        page.select_option("#rules", "pressman-2012")
+        page.click("#new-game button")
+        page.select_option("#opener", str(opening["player"]))
+        page.set_input_files("#table-photo", photos / "001.jpg")
+        choices = page.locator("#choices button")
+        expect(choices).to_have_count(2, timeout=30_000)
+        offered = choices.all_inner_texts()  # "Ann played 5-5-5 at [0, 0] first"
+        # The stage shows the photo in the camera's place, the reading drawn on it.
+        expect(page.locator("#stage")).to_have_class("stage photo")
+        shown = page.evaluate("[document.getElementById('overlay').width, document.getElementById('overlay').height]")
+        tiles = [sorted(map(int, text.split(" played ")[1].split(" ")[0].split("-"))) for text in offered]
+        choices.nth(tiles.index(sorted(opening["corners"]))).click()
+        sheet_rows = page.locator("#sheet tr")
+        expect(sheet_rows).to_have_count(2, timeout=30_000)  # header, the opening named
+        expect(choices).to_have_count(0)
+        page.set_input_files("#table-photo", photos / "002.jpg")
+        expect(sheet_rows).to_have_count(4, timeout=30_000)  # the second and the third read
+        sheet = [row.locator("td").nth(1).inner_text() for row in sheet_rows.all()[1:]]  # "Ann plays [5, 5, 5] at ..."
+        browser.close()
+    assert all(text.startswith(f"{names[opening['player']]} played ") for text in offered), offered
+    assert shown == list(load_image(photos / "001.jpg").shape[1::-1])
+    assert sorted(tiles) == sorted(sorted(event["corners"]) for event in (opening, second))
+    played = [
+        (text.split(" plays ")[0], sorted(json.loads(text.split(" plays ")[1].split(" at ")[0]))) for text in sheet
+    ]
+    assert played == [(names[event["player"]], sorted(event["corners"])) for event in (opening, second, third)], sheet
+
+
 def test_the_camera_is_chosen_among_several_and_remembered(server):
     """A laptop's own camera faces the player: with two cameras the page offers the other, and
     opens the one chosen last when the page is opened again. Before a game the play area (the

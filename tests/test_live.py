@@ -73,6 +73,31 @@ def test_two_new_tiles_are_named_so_a_player_can_enter_the_one_the_camera_missed
     assert verdict.status == "placed" and verdict.placement == Place(entered.turn, next_one.cell, next_one.corners)
 
 
+def test_two_new_tiles_either_of_which_came_first_are_offered_to_name_the_first(grown):
+    # The page shows the choices as buttons: naming one places it, and the view then shows one
+    # new tile, committed for the next player.
+    before = Board(grown.placements[:10])
+    game = game_with(before)
+    first, second = next(
+        (earlier, later)
+        for cell in sorted(before.frontier())
+        for earlier in legal_tiles(before, cell)[:3]
+        for elsewhere in sorted(before.frontier() - {cell})
+        for later in legal_tiles(before.with_tile(earlier), elsewhere)
+        if not check_placement(before, later, RULES)
+    )
+    view = TableView(before.with_tile(first).with_tile(second).moved(CAMERA))
+    verdict = judge_view(view, GameRecord(game.state, RULES))
+    assert verdict.status == "out_of_sync" and verdict.placement is None
+    assert verdict.choices == tuple(sorted((first, second), key=lambda placed: placed.cell))  # in the game's frame
+    named, _ = advance(game.state, Place(game.state.turn, second.cell, second.corners), RULES)
+    verdict = judge_view(view, GameRecord(named, RULES))
+    assert verdict.placement == Place(named.turn, first.cell, first.corners) and not verdict.choices
+    many = Board(grown.placements[:6])
+    crowded = judge_view(TableView(grown.moved(CAMERA)), GameRecord(game_with(many).state, RULES))
+    assert crowded.status == "out_of_sync" and not crowded.choices  # a table to clear, or to enter by hand
+
+
 def test_of_two_new_tiles_the_one_the_board_allows_alone_was_played_first(grown):
     # Fresh studio game 2000443 (48 px wooden pip tiles): the tile played after the opening one was not
     # read until the next player's joined it on its far side; the camera had seen neither
@@ -344,6 +369,7 @@ def test_two_joined_tiles_before_the_round_begins_wait_unless_one_lay_there_unre
     joined = TableView(pair, board_at=((first.cell, (402.0, 299.0)), (second.cell, (430.0, 283.0))))
     never_seen = LiveTable().judge(joined, GameRecord(game.state, RULES))
     assert never_seen.status == "out_of_sync" and "enter the opening tile by hand" in never_seen.message
+    assert never_seen.choices == tuple(sorted(pair.placements, key=lambda placed: placed.cell))  # either opened
     between = LiveTable()
     between.judge(TableView(Board(), unread_at=((416.0, 291.0),)), GameRecord(game.state, RULES))  # under neither tile
     assert between.judge(joined, GameRecord(game.state, RULES)).status == "out_of_sync"
@@ -905,6 +931,46 @@ def test_a_session_places_an_opening_tile_first_seen_unread(alone):
     assert [p.tile for p in session.game.state.board.placements] == [first.tile, second.tile]
 
 
+def tiles_apart(board: Board, count: int) -> list[PlacedTile]:
+    """``count`` different tiles the rules allow beside ``board``, in cells no two of which touch."""
+    apart: list[Cell] = []
+    for cell in sorted(board.frontier()):
+        if len(legal_tiles(board, cell)) >= count and not any(cell in edge_neighbours(other) for other in apart):
+            apart.append(cell)
+    tiles = [legal_tiles(board, cell)[k] for k, cell in enumerate(apart[:count])]
+    assert len({placed.tile for placed in tiles}) == count
+    return tiles
+
+
+class PhotosOf:
+    """A reader of synthetic photos: each shows ``board``'s tiles as small squares (or nothing,
+    ``pictured`` false: a camera moved between photos, whose pixels tell nothing), read as set."""
+
+    def __init__(self, pictured: bool) -> None:
+        self.pictured, self.reading = pictured, None
+
+    def photo(self, board: Board) -> np.ndarray:
+        from vision.records import Reading, ReadTile
+
+        pixels, tiles = np.zeros((600, 800, 3), np.uint8), []
+        for placed in board.placements:
+            x, y = 400 + 24 * placed.cell[0], 300 + 40 * placed.cell[1]
+            pixels[y - 12 : y + 12, x - 12 : x + 12] = 200 if self.pictured else 0
+            outline = np.array([[x - 10.0, y + 6.0], [x, y - 11.0], [x + 10.0, y + 6.0]])
+            tiles.append(ReadTile(placed.cell, outline, placed.corners, (1.0,) * 3, True, False))
+        self.reading = Reading(None, 800, 600, tuple(tiles), (), (), (), None, {}, ())
+        return pixels
+
+    def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None):
+        return self.reading
+
+
+def photographed(session, photos: PhotosOf, board: Board, at: float) -> list[tuple[str, list | None]]:
+    """The statuses of a photo of ``board`` sent to ``session``, and the cell each look placed."""
+    answers = session.look_at_photo(photos, photos.photo(board), at)
+    return [(a["status"], a["placed"] and a["placed"]["event"]["cell"]) for a in answers]
+
+
 @pytest.mark.parametrize("pictured", [True, False], ids=["camera kept still", "camera moved"])
 def test_photos_one_a_turn_commit_a_tile_the_photo_before_could_not_then_the_next(grown, pictured):
     # One photo a turn (`live --still`, `/frames`): a photo that shows a phantom beside the new
@@ -914,44 +980,42 @@ def test_photos_one_a_turn_commit_a_tile_the_photo_before_could_not_then_the_nex
     # which came first where the pictures cannot (a hand-held camera: here, photos whose pixels
     # show nothing), as a photo counts as a view that held.
     from service.games import GameSession
-    from vision.records import Reading, ReadTile
 
     before = Board(grown.placements[:10])
-    apart: list[Cell] = []  # cells beside the board where no two new tiles touch
-    for cell in sorted(before.frontier()):
-        if len(legal_tiles(before, cell)) >= 3 and not any(cell in edge_neighbours(other) for other in apart):
-            apart.append(cell)
-    added, phantom, next_turn = (legal_tiles(before, cell)[k] for k, cell in enumerate(apart[:3]))
-    assert len({added.tile, phantom.tile, next_turn.tile}) == 3
-
-    def photo(board: Board) -> tuple[np.ndarray, Reading]:
-        pixels, tiles = np.zeros((600, 800, 3), np.uint8), []
-        for placed in board.placements:
-            x, y = 400 + 24 * placed.cell[0], 300 + 40 * placed.cell[1]
-            pixels[y - 12 : y + 12, x - 12 : x + 12] = 200 if pictured else 0
-            outline = np.array([[x - 10.0, y + 6.0], [x, y - 11.0], [x + 10.0, y + 6.0]])
-            tiles.append(ReadTile(placed.cell, outline, placed.corners, (1.0,) * 3, True, False))
-        return pixels, Reading(None, 800, 600, tuple(tiles), (), (), (), None, {}, ())
-
-    class Photos:
-        reading: Reading
-
-        def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None):
-            return self.reading
-
-    session, reader = GameSession("g", game_with(before, players=2), 0.0), Photos()
-
-    def statuses(board: Board, at: float) -> list[tuple[str, list | None]]:
-        pixels, reader.reading = photo(board)
-        answers = session.look_at_photo(reader, pixels, at)
-        return [(a["status"], a["placed"] and a["placed"]["event"]["cell"]) for a in answers]
-
-    assert statuses(before, 0.0) == [("in_sync", None)]
-    assert statuses(before.with_tile(added).with_tile(phantom), 1.0)[0][0] == "out_of_sync"
+    added, phantom, next_turn = tiles_apart(before, 3)
+    session, photos = GameSession("g", game_with(before, players=2), 0.0), PhotosOf(pictured)
+    assert photographed(session, photos, before, 0.0) == [("in_sync", None)]
+    assert photographed(session, photos, before.with_tile(added).with_tile(phantom), 1.0)[0][0] == "out_of_sync"
     turn = session.game.state.turn
-    both = statuses(before.with_tile(added).with_tile(next_turn), 2.0)
+    both = photographed(session, photos, before.with_tile(added).with_tile(next_turn), 2.0)
     assert both == [("placed", list(added.cell)), ("placed", list(next_turn.cell)), ("in_sync", None)]
     assert [e.player for e in session.game.events[-2:]] == [turn, 1 - turn]
+
+
+def test_a_tile_named_first_keeps_what_orders_the_others(grown):
+    # Two new tiles in one photo (a hand-held phone: its pixels tell nothing), either of which
+    # the board allows alone: the game offers both, and a player names the first. The other,
+    # which that photo showed already, is committed from the next photo before the tile played
+    # since, as if the camera had committed the named one, instead of the two being offered
+    # again (as they were while naming cleared what orders them, as a tile entered by hand does).
+    from service.games import GameSession
+
+    before = Board(grown.placements[:10])
+    named, other, next_turn = tiles_apart(before, 3)
+    session, photos = GameSession("g", game_with(before, players=2), 0.0), PhotosOf(pictured=False)
+    assert photographed(session, photos, before, 0.0) == [("in_sync", None)]
+    assert photographed(session, photos, before.with_tile(named).with_tile(other), 1.0) == [("out_of_sync", None)]
+    offered = session.to_dict()["live"]["choices"]
+    assert offered == [
+        {"cell": list(p.cell), "corners": list(p.corners)} for p in sorted((named, other), key=lambda p: p.cell)
+    ]
+    session.apply({"kind": "place", "cell": list(named.cell), "corners": list(named.corners)})
+    three = before.with_tile(named).with_tile(other).with_tile(next_turn)
+    assert photographed(session, photos, three, 2.0) == [
+        ("placed", list(other.cell)),
+        ("placed", list(next_turn.cell)),
+        ("in_sync", None),
+    ]
 
 
 def test_a_session_corrects_a_provisional_placement_and_keeps_it_across_a_restart(grown, tmp_path):

@@ -323,6 +323,32 @@ def test_a_photo_of_the_table_commits_the_one_new_tile(client):
     assert again["status"] == "in_sync" and again["placed"] is None and again["placements"] == []  # nothing twice
 
 
+def test_a_photo_of_two_tiles_before_the_round_offers_them_and_the_one_named_opens(
+    client, photos_one_a_turn, short_game
+):
+    # The first photo of the round was never sent (or never read): the next shows the opening
+    # tile joined by the second, and under rules where any tile may open, nothing tells which
+    # lay first. The answer offers both; the player names the opening one, and the next photo
+    # commits the other, which the photo before showed, then the tile played since.
+    photos, _ = photos_one_a_turn
+    truth = [e["event"] for e in short_game[1]["events"] if e["event"]["kind"] == "place"]
+    game = new_game(client, short_game[1]["players"], "pressman-2012")
+    frames = f"/v1/games/{game['id']}/frames"
+    joined = client.post(frames, files=upload(photos / "001.jpg"), data={"opener": truth[0]["player"]}).json()
+    assert joined["status"] == "out_of_sync" and joined["placements"] == []
+    choices = joined["game"]["live"]["choices"]
+    assert sorted(sorted(choice["corners"]) for choice in choices) == sorted(sorted(t["corners"]) for t in truth[:2])
+    (opening,) = [choice for choice in choices if sorted(choice["corners"]) == sorted(truth[0]["corners"])]
+    named = client.post(
+        f"/v1/games/{game['id']}/events", json={"kind": "place", **opening, "player": truth[0]["player"]}
+    )
+    assert named.status_code == 200 and named.json()["game"]["live"]["choices"] == []
+    following = client.post(frames, files=upload(photos / "002.jpg"), data={"opener": truth[0]["player"]}).json()
+    assert following["status"] == "placed", following["message"]
+    committed = [(sorted(p["placement"]["tile"]), p["event"]["player"]) for p in following["placements"]]
+    assert committed == [(sorted(t["corners"]), t["player"]) for t in truth[1:3]]
+
+
 def test_a_frame_for_an_opener_no_player_is_refused(client):
     # It opened the round for seat 0 before, silently.
     game = new_game(client, ["Eve", "Fay"])

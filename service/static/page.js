@@ -77,6 +77,7 @@ function showGame(data) {
   // Keyed by the events themselves: a correction rewrites one without adding any.
   showBoard(`/v1/games/${data.id}/board.svg?v=${fingerprint(JSON.stringify([data.events, data.provisional_cells]))}`);
   setStatus(data.live.status, data.live.message);
+  showChoices(data.live.choices);
 }
 
 // What a preset means, in the service's words: players choose among presets they may not know.
@@ -178,17 +179,16 @@ function drawOverlay(reading) {
   if (reading) drawReading(canvas, reading);
 }
 
-// One photo read: the photo itself with its reading drawn on it, so that a misread tile shows
-// where it lies. A photo this browser cannot show (HEIC in Chromium) keeps the text alone.
-async function showPhotoRead(file, reading) {
-  const canvas = $("photo-canvas");
+// A photo with its reading drawn on it, so that a misread tile shows where it lies; false where
+// this browser cannot show the photo (HEIC in Chromium), which then keeps the text alone.
+async function drawPhotoRead(canvas, file, reading) {
   let picture;
-  try { picture = await createImageBitmap(file); } catch { return; }
+  try { picture = await createImageBitmap(file); } catch { return false; }
   canvas.width = picture.width;
   canvas.height = picture.height;
   canvas.getContext("2d").drawImage(picture, 0, 0);
-  drawReading(canvas, reading);
-  $("photo-view").hidden = false;
+  if (reading) drawReading(canvas, reading);
+  return true;
 }
 
 function sendFrame() {
@@ -256,14 +256,14 @@ async function startCamera() {
     return;
   }
   $("camera").disabled = true;
+  $("stage").classList.remove("photo");  // the video again, the overlay over it
   if (!socket) connect();
   setInterval(sendFrame, 150);
 }
 
 // A photo of the table after each turn: a phone's camera, where the page cannot stream one. The
 // service commits the tile it shows, and reads it again for a second one played meanwhile.
-async function sendPhoto() {
-  const file = $("table-photo").files[0];
+async function sendPhoto(file) {
   if (!file) return;
   const form = new FormData();
   form.append("image", file);
@@ -274,12 +274,32 @@ async function sendPhoto() {
     const answer = await call("POST", `/v1/games/${game.id}/frames`, form);
     showGame(answer.game);
     setStatus(answer.status, answer.message);
+    // The stage shows the photo in the camera's place, with what was read on it.
+    if (!socket && await drawPhotoRead($("overlay"), file, answer.reading)) $("stage").classList.add("photo");
   } catch (error) { setStatus("error", error.message); }
 }
 
 async function event(body) {
   try { showGame((await call("POST", `/v1/games/${game.id}/events`, body)).game); }
   catch (error) { setStatus("error", error.message); }
+}
+
+// A tile placed by hand: the round's first is the chosen opener's; any later one, whoever's turn it is.
+function place(tile) {
+  event({ kind: "place", ...tile, ...(game && game.turn === null ? { player: Number($("opener").value || 0) } : {}) });
+}
+
+// Where the camera saw several new tiles and cannot tell which came first, the player names it;
+// the tiles after it follow from the next frames, or the next photo, in the order they came.
+function showChoices(choices) {
+  const opener = game.turn === null ? Number($("opener").value || 0) : game.turn;
+  $("choices").replaceChildren(...choices.map((tile) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = `${game.players[opener]} played ${tile.corners.join("-")} at [${tile.cell.join(", ")}] first`;
+    button.onclick = () => place(tile);
+    return button;
+  }));
 }
 
 async function resume(id) {
@@ -325,7 +345,7 @@ $("new-game").onsubmit = async (e) => {
 };
 $("rules").onchange = () => describePreset($("rules").value, $("rules-said"));
 $("camera").onclick = startCamera;
-$("table-photo").onchange = sendPhoto;
+$("table-photo").onchange = () => sendPhoto($("table-photo").files[0]);
 $("board").onclick = pickTile;
 $("cameras").onchange = () => openCamera($("cameras").value).catch((error) => setStatus("error", "camera: " + error.message));
 $("opener").onchange = () => socket && socket.send(JSON.stringify({ opener: Number($("opener").value) }));
@@ -340,10 +360,8 @@ $("correct").onsubmit = (e) => {
   e.preventDefault();
   const numbers = (text) => text.split(",").map((n) => Number(n.trim()));
   const tile = { cell: numbers($("correct-cell").value), corners: numbers($("correct-corners").value) };
-  if (e.submitter && e.submitter.value === "place") {
-    // The round's first tile is the chosen opener's; any later one, whoever's turn it is.
-    event({ kind: "place", ...tile, ...(game && game.turn === null ? { player: Number($("opener").value || 0) } : {}) });
-  } else event({ kind: "correct", ...tile });
+  if (e.submitter && e.submitter.value === "place") place(tile);
+  else event({ kind: "correct", ...tile });
 };
 $("photo-form").onsubmit = async (e) => {
   e.preventDefault();
@@ -366,7 +384,7 @@ $("photo-form").onsubmit = async (e) => {
     lines.push(...(reading.notes || []).map((n) => "note: " + n));
     $("photo-result").textContent = `${reading.tiles.length} tiles, ${reading.unread.length} unread, ${reading.face_down.length} face down ` +
       `(${Math.round(reading.timing_ms.total)} ms)\n` + lines.join("\n");
-    await showPhotoRead(file, reading);
+    $("photo-view").hidden = !(await drawPhotoRead($("photo-canvas"), file, reading));
   } catch (error) { $("photo-result").textContent = error.message; }
 };
 init();
