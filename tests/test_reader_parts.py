@@ -1069,3 +1069,36 @@ def test_a_triangle_with_no_area_is_cut_into_blank_crops():
     assert crops.shape == (6, 3, 32, 32)
     assert (crops[3:] == crops[3:, :, :1, :1]).all()  # one pixel of the photo throughout
     assert crops[:3].std() > 20  # the tile beside it is cut as ever
+
+
+def test_the_overlay_draws_each_kind_of_outline_in_its_own_colour():
+    # As the page draws a reading: the board's tiles, a loose tile, the tile added, a back and an
+    # outline left unread, each in its colour (a back's grey was lost on light tiles).
+    from vision.overlay import DOWN, GOOD, LAST, LOOSE, UNSURE, draw_overlay
+    from vision.records import Reading
+
+    def outline(x: float, y: float) -> np.ndarray:
+        return np.array([[x, y + 60.0], [x + 35.0, y], [x + 70.0, y + 60.0]])
+
+    board = random_board(1, 2, "pressman-us")
+    (kept, added) = board.placements
+    tiles = (
+        ReadTile(kept.cell, outline(20, 20), kept.corners, (1.0,) * 3, True, False),
+        ReadTile(added.cell, outline(120, 20), added.corners, (1.0,) * 3, True, False),
+        ReadTile(None, outline(220, 20), (0, 1, 2), (1.0,) * 3, True, False),
+    )
+    last = judge_placement(Board((kept,)), added, get_rules("pressman-us"))
+    reading = Reading(None, 420, 200, tiles, (outline(20, 120),), (outline(120, 120),), (), last)
+    drawn = draw_overlay(np.zeros((200, 420, 3), np.uint8), reading)
+    inks = {"board": GOOD, "added": LAST, "loose": LOOSE, "back": DOWN, "unread": UNSURE}
+    for (x, y), kind in [
+        ((20, 20), "board"),
+        ((120, 20), "added"),
+        ((220, 20), "loose"),
+        ((20, 120), "back"),
+        ((120, 120), "unread"),
+    ]:
+        around = drawn[round(y + 27) : round(y + 34), round(x + 14) : round(x + 21)].reshape(-1, 3).astype(float)
+        # halfway up the left side, the pixel nearest each ink (the line is antialiased)
+        nearest = {name: np.linalg.norm(around - ink, axis=1).min() for name, ink in inks.items()}
+        assert min(nearest, key=nearest.get) == kind and nearest[kind] < 30, (kind, nearest)

@@ -8,10 +8,15 @@ import numpy as np
 from vision.decode import UNSURE_BELOW
 from vision.records import Reading
 
-GOOD, BAD, LAST, DOWN, UNSURE = (60, 200, 60), (40, 40, 230), (230, 160, 30), (160, 160, 160), (0, 200, 255)
+# BGR, as the page draws a reading: a backs' grey was lost on light tiles and light tables.
+GOOD, LOOSE, BAD, LAST = (60, 200, 60), (255, 208, 0), (40, 40, 230), (230, 160, 30)
+DOWN, UNSURE = (182, 89, 155), (0, 200, 255)
 
 
 def draw_overlay(image: np.ndarray, reading: Reading) -> np.ndarray:
+    """The photo with its reading drawn on it: the board's tiles green, loose ones cyan, the tile
+    added blue, tiles that break a rule red, face-down tiles purple, outlines found but not read
+    and numbers read unsurely orange, and the last tile's score and the violations in words."""
     out = image.copy()
     thick = max(1, round(max(image.shape[:2]) / 800))
     bad = {cell for v in reading.violations for cell in v.cells}
@@ -19,7 +24,7 @@ def draw_overlay(image: np.ndarray, reading: Reading) -> np.ndarray:
     for corners, colour in [(c, DOWN) for c in reading.face_down] + [(c, UNSURE) for c in reading.unread]:
         cv2.polylines(out, [np.round(corners).astype(np.int32)], True, colour, thick, cv2.LINE_AA)
     for tile in reading.tiles:
-        colour = BAD if tile.cell in bad else LAST if tile.cell is not None and tile.cell == last else GOOD
+        colour = LOOSE if tile.cell is None else BAD if tile.cell in bad else LAST if tile.cell == last else GOOD
         cv2.polylines(
             out, [np.round(tile.corners).astype(np.int32)], True, colour, thick + (colour is LAST), cv2.LINE_AA
         )
