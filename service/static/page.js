@@ -292,11 +292,11 @@ function place(tile) {
 // Where the camera saw several new tiles and cannot tell which came first, the player names it;
 // the tiles after it follow from the next frames, or the next photo, in the order they came.
 function showChoices(choices) {
-  const opener = game.turn === null ? Number($("opener").value || 0) : game.turn;
+  const player = game.turn === null ? Number($("opener").value || 0) : game.turn;
   $("choices").replaceChildren(...choices.map((tile) => {
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = `${game.players[opener]} played ${tile.corners.join("-")} at [${tile.cell.join(", ")}] first`;
+    button.textContent = `${game.players[player]} played ${tile.corners.join("-")} at [${tile.cell.join(", ")}] first`;
     button.onclick = () => place(tile);
     return button;
   }));
