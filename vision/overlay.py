@@ -8,7 +8,7 @@ import numpy as np
 from vision.decode import UNSURE_BELOW
 from vision.records import Reading
 
-# BGR, as the page draws a reading: a backs' grey was lost on light tiles and light tables.
+# BGR, in the page's colours (a back's outline was grey, lost on light tiles and light tables).
 GOOD, LOOSE, BAD, LAST = (60, 200, 60), (255, 208, 0), (40, 40, 230), (230, 160, 30)
 DOWN, UNSURE = (182, 89, 155), (0, 200, 255)
 
@@ -35,18 +35,8 @@ def draw_overlay(image: np.ndarray, reading: Reading) -> np.ndarray:
             text = str(number)
             scale = max(0.35, side / 90)
             (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
-            origin = (int(spot[0] - w / 2), int(spot[1] + h / 2))
-            cv2.putText(out, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
-            cv2.putText(
-                out,
-                text,
-                origin,
-                cv2.FONT_HERSHEY_SIMPLEX,
-                scale,
-                UNSURE if confidence < UNSURE_BELOW else (255, 255, 255),
-                thick,
-                cv2.LINE_AA,
-            )
+            colour = UNSURE if confidence < UNSURE_BELOW else (255, 255, 255)
+            _write(out, text, (int(spot[0] - w / 2), int(spot[1] + h / 2)), scale, colour, thick)
     lines = []
     if reading.last_placement:
         score = reading.last_placement.score
@@ -55,15 +45,11 @@ def draw_overlay(image: np.ndarray, reading: Reading) -> np.ndarray:
         lines.append(f"last tile {score.base} {bonuses} = {score.total}{legal}")
     lines += [v.message for v in reading.violations[:4]]
     for k, line in enumerate(lines):
-        cv2.putText(out, line, (10, 28 + 26 * k), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 0, 0), 4, cv2.LINE_AA)
-        cv2.putText(
-            out,
-            line,
-            (10, 28 + 26 * k),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.7,
-            LAST if k == 0 and reading.last_placement else BAD,
-            2,
-            cv2.LINE_AA,
-        )
+        _write(out, line, (10, 28 + 26 * k), 0.7, LAST if k == 0 and reading.last_placement else BAD, 2)
     return out
+
+
+def _write(out: np.ndarray, text: str, origin: tuple[int, int], scale: float, colour: tuple, thick: int) -> None:
+    """Text in ``colour`` on a black rim, legible on any photo (drawn into ``out``)."""
+    cv2.putText(out, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
+    cv2.putText(out, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thick, cv2.LINE_AA)
