@@ -12,6 +12,7 @@ import shutil
 import urllib.request
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -86,6 +87,23 @@ def test_one_photo_and_its_earlier_photo_are_scored_from_the_page(server):
     assert np.hypot(*(np.array(drawn["blue_at"]) - added.corners.mean(0))) < 15, (drawn, added.corners)
 
 
+def test_a_phone_photo_is_drawn_at_most_1600_pixels_long(server, tmp_path):
+    # A 12-megapixel canvas per photo is heavy for a phone's browser and shows no more.
+    large = tmp_path / "large.jpg"
+    cv2.imwrite(str(large), cv2.resize(load_image(SAMPLES / "board.jpg"), (3200, 2400)))
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET)
+        page = browser.new_page()
+        page.goto(server)
+        page.set_input_files("#photo", large)
+        page.click("#photo-form button")
+        expect(page.locator("#photo-view")).to_be_visible(timeout=30_000)
+        result = page.locator("#photo-result").inner_text()
+        drawn = page.evaluate(f"({INKED})(document.getElementById('photo-canvas'), true)")
+        browser.close()
+    assert result.startswith("24 tiles, ") and drawn["size"] == [1600, 1200] and drawn["green"] > 1000, drawn
+
+
 # Counts the pixels of a canvas (``drawn``) or of the photo drawn alone on a canvas of its size
 # in the page's green and blue inks (within a few levels), and where the blue ones lie.
 INKED = """async (canvas, drawn) => {
@@ -93,7 +111,8 @@ INKED = """async (canvas, drawn) => {
   if (!drawn) {
     source = document.createElement("canvas");
     source.width = canvas.width; source.height = canvas.height;
-    source.getContext("2d").drawImage(await createImageBitmap(document.getElementById("photo").files[0]), 0, 0);
+    const picture = await createImageBitmap(document.getElementById("photo").files[0]);
+    source.getContext("2d").drawImage(picture, 0, 0, source.width, source.height);
   }
   const pixels = source.getContext("2d").getImageData(0, 0, source.width, source.height).data;
   const near = (i, ink) => ink.every((level, k) => Math.abs(pixels[i + k] - level) < 8);

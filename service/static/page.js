@@ -180,13 +180,17 @@ function drawOverlay(reading) {
 }
 
 // A photo with its reading drawn on it, so that a misread tile shows where it lies; false where
-// this browser cannot show the photo (HEIC in Chromium), which then keeps the text alone.
+// this browser cannot show the photo (HEIC in Chromium), which then keeps the text alone. A
+// phone's photo is drawn at most 1600 pixels long: a page shows no more, and a 50-megapixel
+// canvas costs a phone 200 MB.
+const PHOTO_DRAWN_AT_MOST = 1600;
 async function drawPhotoRead(canvas, file, reading) {
   let picture;
   try { picture = await createImageBitmap(file); } catch { return false; }
-  canvas.width = picture.width;
-  canvas.height = picture.height;
-  canvas.getContext("2d").drawImage(picture, 0, 0);
+  const scale = Math.min(1, PHOTO_DRAWN_AT_MOST / Math.max(picture.width, picture.height));
+  canvas.width = Math.round(picture.width * scale);
+  canvas.height = Math.round(picture.height * scale);
+  canvas.getContext("2d").drawImage(picture, 0, 0, canvas.width, canvas.height);
   if (reading) drawReading(canvas, reading);
   return true;
 }
