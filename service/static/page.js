@@ -297,13 +297,14 @@ function place(tile) {
 // the tiles after it follow from the next frames, or the next photo, in the order they came.
 function showChoices(choices) {
   const player = game.turn === null ? Number($("opener").value || 0) : game.turn;
-  $("choices").replaceChildren(...choices.map((tile) => {
+  const buttons = choices.map((tile) => {
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = `${game.players[player]} played ${tile.corners.join("-")} at [${tile.cell.join(", ")}] first`;
     button.onclick = () => place(tile);
     return button;
-  }));
+  });
+  $("choices").replaceChildren(...(buttons.length ? ["Which tile was played first?", ...buttons] : []));
 }
 
 async function resume(id) {
