@@ -288,19 +288,23 @@ async function event(body) {
   catch (error) { setStatus("error", error.message); }
 }
 
-// A tile placed by hand: the round's first is the chosen opener's; any later one, whoever's turn it is.
+// Who plays the next tile: the chosen opener for the round's first, else whoever's turn it is.
+function nextPlayer() {
+  return game.turn === null ? Number($("opener").value || 0) : game.turn;
+}
+
+// A tile placed by hand, for the player who plays next.
 function place(tile) {
-  event({ kind: "place", ...tile, ...(game && game.turn === null ? { player: Number($("opener").value || 0) } : {}) });
+  event({ kind: "place", ...tile, player: nextPlayer() });
 }
 
 // Where the camera saw several new tiles and cannot tell which came first, the player names it;
 // the tiles after it follow from the next frames, or the next photo, in the order they came.
 function showChoices(choices) {
-  const player = game.turn === null ? Number($("opener").value || 0) : game.turn;
   const buttons = choices.map((tile) => {
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = `${game.players[player]} played ${tile.corners.join("-")} at [${tile.cell.join(", ")}] first`;
+    button.textContent = `${game.players[nextPlayer()]} played ${tile.corners.join("-")} at [${tile.cell.join(", ")}] first`;
     button.onclick = () => place(tile);
     return button;
   });
