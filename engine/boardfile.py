@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from engine.board import Board, PlacedTile
+from engine.lattice import check_within_reach
 from engine.rules import DEFAULT_PRESET, Rules, get_rules
 
 
@@ -42,6 +43,7 @@ def board_from_dict(data: object, rules_override: str | None = None) -> tuple[Bo
             raise BoardFileError(f"tile {index}: corners must be numbers 0..{rules.max_number}, got {corners}")
         try:
             placements.append(PlacedTile(tuple(cell), tuple(corners)))
+            check_within_reach(placements[-1].cell)
         except ValueError as error:
             raise BoardFileError(f"tile {index}: {error}") from None
     try:

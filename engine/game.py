@@ -9,11 +9,11 @@ event to the next state; ``Game`` keeps the log, and undo replays it without the
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Literal
 
 from engine.board import Board, PlacedTile
-from engine.lattice import Cell
+from engine.lattice import Cell, check_within_reach
 from engine.rules import Rules, get_rules
 from engine.scoring import PlacementResult, judge_placement
 from engine.tiles import Corners, tile_set
@@ -65,20 +65,28 @@ def event_from_dict(data: dict) -> Event:
     """The event a JSON object describes; IllegalEvent for an unknown kind or wrong fields."""
     if not isinstance(data, dict) or data.get("kind") not in EVENT_TYPES:
         raise IllegalEvent(f"an event needs a kind, one of {', '.join(EVENT_TYPES)}")
-    fields = {k: v for k, v in data.items() if k != "kind"}
-    try:
-        if "cell" in fields:
-            fields["cell"] = tuple(fields["cell"])
-        for name in ("corners", "racks"):
-            if name in fields:
-                fields[name] = tuple(fields[name])
-        event = EVENT_TYPES[data["kind"]](**fields)
-    except TypeError as error:
-        raise IllegalEvent(f"bad {data['kind']} event: {error}") from None
+    given = {k: v for k, v in data.items() if k != "kind"}
+    kind = EVENT_TYPES[data["kind"]]
+    needed = [f.name for f in fields(kind)]
+    if set(given) != set(needed):
+        got = ", ".join(given) or "none"
+        raise IllegalEvent(f"{data['kind']} events have the fields {', '.join(needed)}; got {got}")
+    for name in ("cell", "corners", "racks"):
+        if name in given:
+            try:
+                given[name] = tuple(given[name])
+            except TypeError:
+                raise IllegalEvent(f"bad {data['kind']} event: {name} must be a list of integers") from None
+    event = kind(**given)
     for name, value in vars(event).items():
         values = value if isinstance(value, tuple) else (value,)
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
             raise IllegalEvent(f"bad {data['kind']} event: {name} must be integers")
+    try:
+        if isinstance(event, Place):
+            check_within_reach(event.cell)
+    except ValueError as error:
+        raise IllegalEvent(f"bad place event: {error}") from None
     return event
 
 

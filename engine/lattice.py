@@ -15,6 +15,17 @@ ROW_HEIGHT = math.sqrt(3) / 2
 Cell = tuple[int, int]
 Point = tuple[int, int]
 
+# How far from [0, 0] a cell given from outside (a board file, a player's event) may lie: far more
+# than any board spans (84 tiles), and a drawing's coordinates stay exact (a cell at 10**23 drew a
+# board 536,870,950 pixels wide).
+CELL_REACH = 10_000
+
+
+def check_within_reach(cell: Cell) -> None:
+    """ValueError for a cell beyond ``CELL_REACH``."""
+    if not all(abs(v) <= CELL_REACH for v in cell):
+        raise ValueError(f"a cell's col and row lie within {CELL_REACH} of 0, got {list(cell)}")
+
 
 def points_up(cell: Cell) -> bool:
     return (cell[0] + cell[1]) % 2 == 0

@@ -277,8 +277,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     slot["ready"].set()
                 elif message.get("text"):
                     try:
-                        slot["opener"] = session.check_seat(int(json.loads(message["text"]).get("opener", 0)))
-                    except (ValueError, TypeError, AttributeError):  # IllegalEvent too: no such seat
+                        slot["opener"] = session.check_seat(_opener_in(message["text"]))
+                    except ValueError:  # IllegalEvent too: no such seat
                         usage = f'text messages are {{"opener": i}}, i a seat 0..{len(session.game.players) - 1}'
                         await socket.send_json({"status": "error", "message": usage})
 
@@ -307,3 +307,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+def _opener_in(text: str) -> int:
+    """The seat a socket's text message names as the opener: ``{"opener": i}``, i a whole
+    number (a float such as 1.5, 1e999 or true names no seat); ValueError otherwise."""
+    message = json.loads(text)  # JSONDecodeError is a ValueError
+    opener = message.get("opener", 0) if isinstance(message, dict) else None
+    if not isinstance(opener, int) or isinstance(opener, bool):
+        raise ValueError(f"not a seat: {opener!r}")
+    return opener

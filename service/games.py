@@ -363,6 +363,8 @@ class GameStore:
         names = [name.strip() for name in players]
         if not all(names):
             raise ValueError("every player needs a name")
+        if not all(name.isprintable() for name in names):
+            raise ValueError("a name is printable characters (no line breaks, tabs or control characters)")
         if len({name.casefold() for name in names}) < len(names):
             raise ValueError(
                 f"two players share a name ({', '.join(names)}): the score sheet could not tell them apart"

@@ -86,6 +86,7 @@ def test_illegal_last_tile_and_earlier_problems_are_reported(tmp_path, capsys):
         ({"tiles": [{"cell": [0, 0], "corners": [1, 2, 9]}]}, [], "corners must be numbers 0..5"),
         ({"tiles": [{"cell": [0, 0]}]}, [], 'needs "cell" and "corners"'),
         ({"tiles": []}, [], "no tiles"),
+        ({"tiles": [{"cell": [10**23, 0], "corners": [1, 2, 3]}]}, [], "lie within 10000 of 0"),
         ([1, 2], [], '"tiles" list'),
         (b"\xff\xfe".decode("latin-1"), [], "malformed JSON"),
     ],

@@ -168,6 +168,8 @@ def test_games_are_created_listed_fetched_and_deleted(client):
         {"players": "AB"},
         {"players": ["Ann", " "]},
         {"players": ["Ann", "Bob", "ann "]},
+        {"players": ["Ann", "Bob\nBob"]},  # a name that breaks the score sheet's lines
+        {"players": ["Ann", "\u0000"]},
     ],
 )
 def test_bad_new_games(client, body):
@@ -197,6 +199,12 @@ def test_events_draw_pass_undo_correct(client):
     wrong_cell = {"kind": "correct", "cell": [9, 9], "corners": [1, 1, 1]}
     for bad in ({"kind": "teleport"}, wrong_cell, [1, 2], {"kind": "end_round"}):
         assert client.post(events, json=bad).status_code == 422
+    # Said in the event's words, not Python's ("Place.__init__() missing 1 required positional argument").
+    missing = client.post(events, json={"kind": "place", "cell": [1, 0]}).json()["detail"]
+    assert missing == "place events have the fields player, cell, corners; got cell, player"
+    # A cell 10**23 away was placed, and the board's drawing was then 536,870,950 pixels wide.
+    far = client.post(events, json={"kind": "place", "cell": [10**23 + 1, 0], "corners": [5, 4, 5]}).json()
+    assert "within 10000 of 0" in far["detail"]
     assert client.post(events, content=b"{oops").status_code == 422
     assert client.get(f"/v1/games/{game['id']}").json()["scores"] == [25, 0]  # refused events changed nothing
 
@@ -363,8 +371,11 @@ def test_live_socket_answers_frames_and_survives_bad_ones(client):
     with client.websocket_connect(f"/v1/games/{game['id']}/live") as socket:
         socket.send_text(json.dumps({"opener": 1}))
         socket.send_text(json.dumps({"opener": 4}))  # a four-player game has no seat 4
+        socket.send_text('{"opener": 1e999}')  # ended the socket (OverflowError)
+        socket.send_text('{"opener": 1.5}')  # taken as seat 1
         socket.send_bytes(b"not a frame")
-        assert "a seat 0..3" in socket.receive_json()["message"]  # answered before the frame
+        for _ in range(3):
+            assert "a seat 0..3" in socket.receive_json()["message"]  # answered before the frame
         assert "not an image" in socket.receive_json()["message"]
         answers = []
         for _ in range(3):
