@@ -188,7 +188,7 @@ def _read_many(paths: list[Path], args: argparse.Namespace, one_photo_options: l
 def _evaluate(args: argparse.Namespace) -> int:
     from models.runtime import ModelError
     from service.progress import progress
-    from vision.evaluate import LARGE_TILES_FROM, evaluate, truth_files
+    from vision.evaluate import LARGE_TILES_FROM, EvaluationError, evaluate, truth_files
 
     folder = Path(args.truth)
     if not folder.is_dir() or not truth_files(folder):
@@ -208,7 +208,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     _writable_file(str(csv_path))  # before reading every photo, not after
     try:
         figures = evaluate(folder, predictions, csv_path, progress, args.working_size, args.true_outlines, args.live)
-    except (FileNotFoundError, ModelError) as error:
+    except (FileNotFoundError, ModelError, EvaluationError) as error:
         raise InputError(str(error)) from None
     except (json.JSONDecodeError, KeyError) as error:
         raise InputError(f"malformed reading or truth: {error}") from None

@@ -5,6 +5,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from engine.lattice import LatticeMap, cell_corners, point_xy
 from service.cli import main
 from vision.evaluate import compare, summarise
@@ -108,6 +110,24 @@ def test_evaluate_command_with_predictions(tmp_path, capsys):
     ):
         assert main(["evaluate", str(tmp_path), *ways]) == 2
         assert "do not go together" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("truth", "readings", "message"),
+    [
+        # Readings of another folder's photos scored every photo as nothing found, exit 0.
+        (TRUTH, {"image": {"path": "other.jpg"}, "tiles": []}, "reads none of the 1 photos"),
+        (TRUTH, "[1, 2]", "line 1: not a reading"),
+        # A damaged truth file was "malformed reading or truth: 'image'", naming no file.
+        ({"tiles": []}, {"image": {"path": "a.jpg"}, "tiles": []}, "a.json: not a truth file"),
+    ],
+)
+def test_files_that_cannot_be_compared_are_named(tmp_path, capsys, truth, readings, message):
+    (tmp_path / "a.json").write_text(json.dumps(truth))
+    pred = tmp_path / "results.jsonl"
+    pred.write_text(readings if isinstance(readings, str) else json.dumps(readings))
+    assert main(["evaluate", str(tmp_path), "--pred", str(pred)]) == 2
+    assert message in capsys.readouterr().err
 
 
 def placement(total, bonus_at):

@@ -266,8 +266,24 @@ def _figures(rows: list[dict]) -> dict:
     }
 
 
+class EvaluationError(ValueError):
+    """A truth file or a file of readings that cannot be compared; the message names it."""
+
+
 def truth_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.glob("*.json") if not p.name.endswith("_before.json"))
+
+
+def _truth(file: Path) -> dict:
+    """A truth file (the studio's shape: the photo's path, its tiles); EvaluationError naming the
+    file where it is not one."""
+    try:
+        truth = json.loads(file.read_text())
+        if isinstance(truth["image"]["path"], str) and isinstance(truth["tiles"], list):
+            return truth
+    except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError):
+        pass
+    raise EvaluationError(f"{file}: not a truth file (JSON with the photo's image.path and its tiles)")
 
 
 def evaluate(
@@ -287,22 +303,36 @@ def evaluate(
     if true_outlines:
         readings = _read_at_true_outlines(folder, files)
     elif predictions is not None:
-        by_name = {}
-        for line in predictions.read_text().splitlines():
-            reading = json.loads(line)
-            by_name[Path(reading["image"]["path"]).name] = reading
-        readings = (by_name.get(json.loads(f.read_text())["image"]["path"], {"tiles": []}) for f in files)
+        readings = _predicted(predictions, files)
     else:
         readings = _read_all(folder, files, working_size, live)
     rows = []
     pairs = zip(files, readings)
     for file, reading in report(pairs, len(files), "evaluate") if report else pairs:
-        rows.append(compare(json.loads(file.read_text()), reading))
+        rows.append(compare(_truth(file), reading))
     with open(csv_path, "w", newline="") as out:
         writer = csv.DictWriter(out, COLUMNS)
         writer.writeheader()
         writer.writerows(rows)
     return summarise(rows)
+
+
+def _predicted(predictions: Path, files: list[Path]) -> list[dict]:
+    """The readings of ``predictions`` (one JSON line per photo, as ``read --out`` writes), in the
+    order of ``files``, matched by the photo's file name; a photo with none counts as no tile
+    found. EvaluationError where a line is not a reading, or where no line names a photo of the
+    folder (readings of another folder would count as nothing found, silently)."""
+    by_name = {}
+    for number, line in enumerate(predictions.read_text().splitlines(), 1):
+        try:
+            reading = json.loads(line)
+            by_name[Path(reading["image"]["path"]).name] = reading
+        except (json.JSONDecodeError, KeyError, TypeError) as error:
+            raise EvaluationError(f"{predictions} line {number}: not a reading ({error!r})") from None
+    names = [_truth(file)["image"]["path"] for file in files]
+    if names and not by_name.keys() & set(names):
+        raise EvaluationError(f"{predictions} reads none of the {len(names)} photos (readings match by file name)")
+    return [by_name.get(name, {"tiles": []}) for name in names]
 
 
 def _read_all(folder: Path, files: list[Path], working_size: int | None = None, live: bool = False):
@@ -311,14 +341,14 @@ def _read_all(folder: Path, files: list[Path], working_size: int | None = None, 
 
     reader = Reader(working_size=working_size)
     for file in files:
-        truth = json.loads(file.read_text())
+        truth = _truth(file)
         image_path = folder / truth["image"]["path"]
         previous, known = None, None
         before = image_path.with_name(image_path.stem + "_before" + image_path.suffix)
         earlier = load_image(before) if before.exists() else None  # a live game's last still frame
         if live:
             earlier_truth = file.with_name(file.stem + "_before.json")
-            known = board_of(json.loads(earlier_truth.read_text())) if earlier_truth.exists() else None
+            known = board_of(_truth(earlier_truth)) if earlier_truth.exists() else None
         elif earlier is not None:
             previous = reader.read(earlier)
         image = load_image(image_path)
@@ -343,7 +373,7 @@ def _read_at_true_outlines(folder: Path, files: list[Path]):
 
     reader = Reader()
     for file in files:
-        truth = json.loads(file.read_text())
+        truth = _truth(file)
         tiles = [t for t in truth["tiles"] if not any(c.get("hidden") for c in t["corners"])]
         if not tiles:
             yield {"tiles": []}
