@@ -82,11 +82,11 @@ def event_from_dict(data: dict) -> Event:
         values = value if isinstance(value, tuple) else (value,)
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
             raise IllegalEvent(f"bad {data['kind']} event: {name} must be integers")
-    try:
-        if isinstance(event, Place):
+    if isinstance(event, Place):
+        try:
             check_within_reach(event.cell)
-    except ValueError as error:
-        raise IllegalEvent(f"bad place event: {error}") from None
+        except ValueError as error:
+            raise IllegalEvent(f"bad place event: {error}") from None
     return event
 
 
