@@ -241,6 +241,8 @@ def judge_view(
     board = view.board
     mapping = to_the_game(view, record)
     if mapping is None:
+        if _the_opening_alone(view, state):
+            return Verdict("in_sync", "the table matches the game")
         if not len(board):
             return Verdict("covered", "the board is hidden or out of the picture")
         return Verdict("out_of_sync", "the tiles on the table do not match the game's board")
@@ -405,6 +407,15 @@ def _opening(
     else:
         return Verdict("in_sync", f"round {record.state.round}: waiting for the opening tile")
     return _try_place(first, record, first.cell in view.unsure)  # the round's frame is the view's
+
+
+def _the_opening_alone(view: TableView, state: GameState) -> bool:
+    """Whether the view shows the round's one tile so far, alone: read loose (one tile makes no
+    lattice to match the game's), the only tile read. Until the next tile joined it, every frame
+    after the opening said "the board is hidden or out of the picture", with the tile in view."""
+    if len(state.board) != 1 or len(view.loose) != 1 or len(view.board) or view.unread_at:
+        return False
+    return canonical(view.loose[0]) == state.board.placements[0].tile.numbers
 
 
 def _may_open(tile: Tile | None, rules: Rules) -> bool:

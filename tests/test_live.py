@@ -289,6 +289,19 @@ def test_the_opening_tile_may_lie_alone_and_opens_for_the_chosen_player():
     assert crowded.status == "out_of_sync"
 
 
+def test_the_opening_tile_alone_after_it_is_committed_matches_the_game():
+    # One tile makes no lattice, so the reader reports it loose, and until the next tile joined it
+    # every frame said "the board is hidden or out of the picture", the tile in plain view.
+    game = Game(["Ann", "Bob"], RULES)
+    game.apply(Place(0, (0, 0), (4, 4, 5)))
+    record = GameRecord(game.state, RULES)
+    assert judge_view(TableView(Board(), ((5, 4, 4),)), record).status == "in_sync"  # as read, any turn
+    assert judge_view(TableView(Board(), ((3, 4, 4),)), record).status == "covered"  # another tile
+    assert judge_view(TableView(Board()), record).status == "covered"  # nothing read
+    beside = TableView(Board(), ((5, 4, 4),), unread_at=((450.0, 300.0),))  # the next tile, unread
+    assert judge_view(beside, record).status == "covered"
+
+
 def test_an_opening_tile_read_unsurely_opens_once_the_next_tile_joins_it():
     # Alone, the opening tile has no neighbour to confirm its numbers and may be left unread;
     # once the next tile joins it the two are read together, and the one that lay there first
