@@ -112,6 +112,16 @@ def test_evaluate_command_with_predictions(tmp_path, capsys):
         assert "do not go together" in capsys.readouterr().err
 
 
+def test_photos_the_readings_leave_out_count_as_nothing_found_and_are_counted(tmp_path, capsys):
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.json").write_text(json.dumps({**TRUTH, "image": {"path": f"{name}.jpg"}}))
+    pred = tmp_path / "results.jsonl"
+    pred.write_text(json.dumps({"image": {"path": "a.jpg"}, "tiles": TRUTH["tiles"]}))
+    assert main(["evaluate", str(tmp_path), "--pred", str(pred)]) == 0
+    out = capsys.readouterr().out
+    assert "photos_without_reading: 1" in out and "tile_recall: 0.5000" in out
+
+
 @pytest.mark.parametrize(
     ("truth", "readings", "message"),
     [

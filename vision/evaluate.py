@@ -300,10 +300,11 @@ def evaluate(
     ``live``: each photo read as a live game reads it, knowing the board of the earlier photo's
     truth instead of reading that photo)."""
     files = truth_files(folder)
+    unread = 0
     if true_outlines:
         readings = _read_at_true_outlines(folder, files)
     elif predictions is not None:
-        readings = _predicted(predictions, files)
+        readings, unread = _predicted(predictions, files)
     else:
         readings = _read_all(folder, files, working_size, live)
     rows = []
@@ -314,14 +315,16 @@ def evaluate(
         writer = csv.DictWriter(out, COLUMNS)
         writer.writeheader()
         writer.writerows(rows)
-    return summarise(rows)
+    figures = summarise(rows)
+    return {"photos": figures["photos"], "photos_without_reading": unread, **figures} if unread else figures
 
 
-def _predicted(predictions: Path, files: list[Path]) -> list[dict]:
+def _predicted(predictions: Path, files: list[Path]) -> tuple[list[dict], int]:
     """The readings of ``predictions`` (one JSON line per photo, as ``read --out`` writes), in the
-    order of ``files``, matched by the photo's file name; a photo with none counts as no tile
-    found. EvaluationError where a line is not a reading, or where no line names a photo of the
-    folder (readings of another folder would count as nothing found, silently)."""
+    order of ``files``, matched by the photo's file name, and how many photos have none (each
+    counts as no tile found). EvaluationError where a line is not a reading, or where no line
+    names a photo of the folder (readings of another folder would count as nothing found,
+    silently)."""
     by_name = {}
     for number, line in enumerate(predictions.read_text().splitlines(), 1):
         try:
@@ -332,7 +335,7 @@ def _predicted(predictions: Path, files: list[Path]) -> list[dict]:
     names = [_truth(file)["image"]["path"] for file in files]
     if names and not by_name.keys() & set(names):
         raise EvaluationError(f"{predictions} reads none of the {len(names)} photos (readings match by file name)")
-    return [by_name.get(name, {"tiles": []}) for name in names]
+    return [by_name.get(name, {"tiles": []}) for name in names], sum(name not in by_name for name in names)
 
 
 def _read_all(folder: Path, files: list[Path], working_size: int | None = None, live: bool = False):
