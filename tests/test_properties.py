@@ -1,15 +1,20 @@
 """Properties over many seeded games and boards (hypothesis)."""
 
+import random
+import tempfile
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.board import PlacedTile, check_placement, validate_board
+from engine.game import IllegalEvent
 from engine.lattice import LatticeMap, edge_neighbours
 from engine.moves import legal_moves
 from engine.rules import PRESETS, get_rules
 from engine.scoring import judge_each, judge_placement
 from engine.simulate import random_board, simulate_game
 from engine.tiles import rotations, tile_set
+from service.games import GameStore
 
 presets = st.sampled_from(list(PRESETS))
 
@@ -81,3 +86,48 @@ def test_legal_moves_are_exactly_the_placements_that_break_no_rule(seed, size, h
         if not check_placement(board, PlacedTile(cell, reading), rules)
     }
     assert found == brute
+
+
+def _a_players_event(rng: random.Random, game, players: int) -> dict:
+    """An event a player might send: mostly legal placements, with draws, passes, undos,
+    corrections, round ends and malformed or illegal ones among them."""
+    state = game.state
+    kind = rng.choice(["place"] * 5 + ["draw", "pass", "undo", "correct", "end_round", "malformed"])
+    if kind == "place":
+        moves = legal_moves(state.board, rng.sample(tile_set(), 8))
+        if moves and rng.random() < 0.85:
+            move = rng.choice(moves)
+            return {"kind": kind, "cell": list(move.cell), "corners": list(move.corners)}
+        return {"kind": kind, "cell": [rng.randint(-3, 3), rng.randint(-3, 3)], "corners": rng.choices(range(7), k=3)}
+    if kind == "correct" and len(state.board):
+        placed = rng.choice(state.board.placements)
+        return {"kind": kind, "cell": list(placed.cell), "corners": rng.choices(range(6), k=3)}
+    if kind == "end_round":
+        return {"kind": kind, "racks": rng.choices(range(40), k=players)}
+    if kind == "malformed":
+        return rng.choice([{"kind": "place", "cell": "x"}, {"kind": "draw", "player": 99}, {"kind": "correct"}, {}])
+    return {"kind": kind, **({"player": rng.randint(-1, players)} if rng.random() < 0.2 else {})}
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 4), preset=presets)
+def test_a_stored_game_replays_to_its_state_and_refused_events_change_nothing(seed, players, preset):
+    # A service's game as players drive it by hand, read back from its SQLite file after every
+    # event, as after a restart.
+    def state_of(session):
+        state = session.game.state
+        board = [(placed.cell, placed.corners) for placed in state.board.placements]
+        return state.scores, state.round, state.phase, state.turn, state.hand_counts, state.pile, board, session.trusted
+
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as folder:
+        store = GameStore(f"{folder}/games.sqlite3")
+        session = store.create([f"P{i}" for i in range(players)], preset)
+        for _ in range(40):
+            event, before = _a_players_event(rng, session.game, players), state_of(session)
+            try:
+                session.apply(event)
+                store.save(session)
+            except IllegalEvent:
+                assert state_of(session) == before, event
+            assert state_of(GameStore(f"{folder}/games.sqlite3").get(session.id)) == state_of(session), event
