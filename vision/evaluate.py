@@ -300,11 +300,11 @@ def evaluate(
     ``live``: each photo read as a live game reads it, knowing the board of the earlier photo's
     truth instead of reading that photo)."""
     files = truth_files(folder)
-    unread = 0
+    without_reading = 0
     if true_outlines:
         readings = _read_at_true_outlines(folder, files)
     elif predictions is not None:
-        readings, unread = _predicted(predictions, files)
+        readings, without_reading = _predicted(predictions, files)
     else:
         readings = _read_all(folder, files, working_size, live)
     rows = []
@@ -316,7 +316,9 @@ def evaluate(
         writer.writeheader()
         writer.writerows(rows)
     figures = summarise(rows)
-    return {"photos": figures["photos"], "photos_without_reading": unread, **figures} if unread else figures
+    if not without_reading:
+        return figures
+    return {"photos": figures["photos"], "photos_without_reading": without_reading, **figures}
 
 
 def _predicted(predictions: Path, files: list[Path]) -> tuple[list[dict], int]:
