@@ -158,7 +158,8 @@ def _read(args: argparse.Namespace) -> int:
 
 def _read_many(paths: list[Path], args: argparse.Namespace, one_photo_options: list[str]) -> int:
     """Each photo read on its own, one JSON line each in ``--out``; a photo that cannot be read
-    gets an ``error`` line. ``one_photo_options`` given (``--previous`` ...) are refused."""
+    gets an ``error`` line, and where none can, the batch fails (exit 2). ``one_photo_options``
+    given (``--previous`` ...) are refused."""
     import cv2
 
     from service.progress import progress
@@ -180,6 +181,8 @@ def _read_many(paths: list[Path], args: argparse.Namespace, one_photo_options: l
             except (ImageError, cv2.error) as error:
                 failed += 1
                 out.write(json.dumps({"image": {"path": str(path)}, "error": str(error)}) + "\n")
+    if failed == len(paths):  # a folder of HEIC photos, say: a batch that read nothing has failed
+        raise InputError(f"none of the {len(paths)} photos could be read (see {args.out})")
     if failed:
         print(f"triominoes: {failed} of {len(paths)} photos could not be read (see {args.out})", file=sys.stderr)
     return 0

@@ -325,6 +325,10 @@ def test_read_many_photos_to_jsonl(tmp_path, capsys):
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(lines) == 3 and sum("error" in line for line in lines) == 1
     assert "1 of 3 photos could not be read" in capsys.readouterr().err
+    # Where none can be read (a folder of photos in a format not read), the batch fails: exit 0 before.
+    assert main(["read", str(tmp_path), "--out", str(out)]) == 2
+    assert "none of the 1 photos could be read" in capsys.readouterr().err
+    assert "error" in json.loads(out.read_text())
     assert main(["read", str(SAMPLES / "*.jpg"), "--out", str(tmp_path)]) == 2  # a folder: told first
     assert "is a folder" in capsys.readouterr().err
 
