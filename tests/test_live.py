@@ -78,14 +78,7 @@ def test_two_new_tiles_either_of_which_came_first_are_offered_to_name_the_first(
     # new tile, committed for the next player.
     before = Board(grown.placements[:10])
     game = game_with(before)
-    first, second = next(
-        (earlier, later)
-        for cell in sorted(before.frontier())
-        for earlier in legal_tiles(before, cell)[:3]
-        for elsewhere in sorted(before.frontier() - {cell})
-        for later in legal_tiles(before.with_tile(earlier), elsewhere)
-        if not check_placement(before, later, RULES)
-    )
+    first, second = played_in_turn(before, later_allowed_alone=True)
     view = TableView(before.with_tile(first).with_tile(second).moved(CAMERA))
     verdict = judge_view(view, GameRecord(game.state, RULES))
     assert verdict.status == "out_of_sync" and verdict.placement is None
@@ -105,15 +98,7 @@ def test_of_two_new_tiles_the_one_the_board_allows_alone_was_played_first(grown)
     # earlier one, so it cannot have been played first.
     before = Board(grown.placements[:10])
     game = game_with(before)
-    first, second = next(
-        (earlier, later)
-        for cell in sorted(before.frontier())
-        for earlier in legal_tiles(before, cell)[:2]
-        for beyond in edge_neighbours(cell)
-        if beyond not in before
-        for later in legal_tiles(before.with_tile(earlier), beyond)
-        if check_placement(before, later, RULES)
-    )
+    first, second = played_in_turn(before, later_allowed_alone=False)
     view = TableView(before.with_tile(first).with_tile(second).moved(CAMERA))
     verdict = judge_view(view, GameRecord(game.state, RULES))
     assert verdict.status == "placed" and verdict.placement == Place(game.state.turn, first.cell, first.corners)
@@ -179,6 +164,20 @@ def legal_tiles(board: Board, cell: Cell) -> list[PlacedTile]:
         PlacedTile(cell, turned) for tile in tile_set(5) if tile not in used for turned in rotations(tile.numbers)
     )
     return [placed for placed in turned if not check_placement(board, placed, RULES)]
+
+
+def played_in_turn(board: Board, later_allowed_alone: bool) -> tuple[PlacedTile, PlacedTile]:
+    """Two tiles played one after the other beside ``board``, the later one such that the rules
+    would (or would not) have allowed it on ``board`` alone: either could have come first, or
+    only the earlier."""
+    return next(
+        (earlier, later)
+        for cell in sorted(board.frontier())
+        for earlier in legal_tiles(board, cell)[:3]
+        for later_cell in sorted(board.with_tile(earlier).frontier())
+        for later in legal_tiles(board.with_tile(earlier), later_cell)
+        if (not check_placement(board, later, RULES)) == later_allowed_alone
+    )
 
 
 def two_legal_tiles(board: Board) -> tuple[PlacedTile, PlacedTile]:
