@@ -20,6 +20,7 @@ from engine.tiles import format_corners
 
 EXIT_BAD_INPUT = 2
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a tool whose reader left
+EXIT_SYSTEM_REFUSED = 1  # a file the system would not read or write once the work was under way
 
 
 class InputError(Exception):
@@ -381,12 +382,23 @@ def _train_finder(args: argparse.Namespace) -> int:
 
 def _writable_file(path: str) -> None:
     """A one-line InputError where a file cannot be written at ``path`` (its folder is missing,
-    or a folder is there): told before the work that makes the file, not after it."""
-    parent = Path(path).resolve().parent
+    a folder is there, or the system refuses it): told before the work that makes the file, not
+    after it. The file is opened to append, which leaves one that is there as it was; one made
+    only to try is removed."""
+    target = Path(path)
+    parent = target.resolve().parent
     if not parent.is_dir():
         raise InputError(f"cannot write {path}: no such folder: {parent}")
-    if Path(path).is_dir():
+    if target.is_dir():
         raise InputError(f"cannot write {path}: it is a folder, name a file")
+    there = target.exists()
+    try:
+        with target.open("a"):
+            pass
+    except OSError as error:
+        raise InputError(f"cannot write {path}: {error.strerror or error}") from None
+    if not there:
+        target.unlink(missing_ok=True)
 
 
 def _writable_picture(path: str, option: str) -> None:
@@ -740,6 +752,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader of our output left (`| head`): stop quietly, as shell tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error on exit's flush
         return EXIT_BROKEN_PIPE
+    except OSError as error:  # the system refused a file mid-way (a full disk): said in a line, not a traceback
+        print(f"triominoes: error: {error}", file=sys.stderr)
+        return EXIT_SYSTEM_REFUSED
 
 
 if __name__ == "__main__":

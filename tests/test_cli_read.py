@@ -30,6 +30,8 @@ def files(tmp_path):
         (["read", "samples/board.jpg", "--previous", "{d}/notes.jpg"], "not an image"),
         (["read", "samples/board.jpg", "--working-size", "100"], "--working-size: must be 320..4096"),
         (["read", "samples/board.jpg", "--working-size", "0"], "--working-size: must be 320..4096"),
+        (["read", "samples/board.jpg", "--out", "/proc/readings.jsonl"], "cannot write /proc/readings.jsonl"),
+        (["datasets", "crops", "--out", "/proc/crops.npz", "--n", "1", "--seed", "0"], "cannot write /proc/crops.npz"),
     ],
 )
 def test_bad_input(files, capsys, args, message):
@@ -49,3 +51,23 @@ def test_the_summary_lists_loose_tiles_by_where_they_lie_in_the_photo():
     reading = Reading("p.jpg", 640, 480, (loose, board), (), (), (), None, {"total": 5.0})
     lines = _summary(reading).splitlines()
     assert lines[1:] == ["  1-2-3 at [0, 0]", "  1-2-3 loose near pixel (100, 83)  uncertain"]
+
+
+def test_an_output_is_tried_before_the_work_and_left_as_it_was(tmp_path):
+    """Trying a file: one that is there keeps its bytes and time, one made only to try goes."""
+    from service.cli import _writable_file
+
+    there = tmp_path / "readings.jsonl"
+    there.write_text("earlier\n")
+    before = there.stat().st_mtime_ns
+    _writable_file(str(there))
+    assert there.read_text() == "earlier\n" and there.stat().st_mtime_ns == before
+    _writable_file(str(tmp_path / "new.jsonl"))
+    assert not (tmp_path / "new.jsonl").exists()
+
+
+def test_a_full_disk_mid_way_is_told_in_a_line(capsys):
+    """/dev/full takes the file but refuses its bytes, as a disk that fills up while writing."""
+    assert main(["score", "samples/board.json", "--svg", "/dev/full"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "No space left on device" in err
