@@ -265,6 +265,30 @@ def test_a_portrait_phone_photo_is_read_upright(reader):
     assert (row["found"], row["extra"], row["wrong_corners"]) == (24, 0, 0) and len(reading.face_down) == 7
 
 
+@pytest.mark.parametrize("turn", [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180])
+def test_the_sample_photographed_from_another_side_reads_the_same(reader, turn):
+    """Players sit all round the table: the sample and its earlier photo turned a quarter or a
+    half turn (no EXIF tag to turn them back) read the same tiles, backs and placement, only
+    turned. The truth's corners are turned with the photo."""
+    before, after = (cv2.rotate(load_image(SAMPLES / name), turn) for name in ("board_before.jpg", "board.jpg"))
+    height, width = load_image(SAMPLES / "board.jpg").shape[:2]
+
+    def turned(x: float, y: float) -> tuple[float, float]:
+        return (height - 1 - y, x) if turn == cv2.ROTATE_90_CLOCKWISE else (width - 1 - x, height - 1 - y)
+
+    truth = json.loads((SAMPLES / "board.truth.json").read_text())
+    for tile in truth["tiles"]:
+        for corner in tile["corners"]:
+            corner["x"], corner["y"] = turned(corner["x"], corner["y"])
+    truth["face_down"] = [{"corners": [turned(x, y) for x, y in back["corners"]]} for back in truth["face_down"]]
+    reading = reader.read(after, previous=reader.read(before))
+    row = compare(truth, reading.to_dict())
+    assert (row["found"], row["missed"], row["extra"], row["wrong_corners"], row["misplaced"]) == (24, 0, 0, 0, 0)
+    assert row["face_down_found"] == 7 and row["face_down_extra"] == 0
+    placement, true_placement = reading.last_placement.to_dict(), truth["last_placement"]
+    assert (placement["tile"], placement["score"]) == (true_placement["tile"], true_placement["score"])
+
+
 def test_a_photo_with_no_tiles_is_an_empty_reading(reader):
     import numpy as np
 
