@@ -34,47 +34,22 @@ def confusion_picture(matrix: np.ndarray, cell: int = 56) -> np.ndarray:
     n = len(matrix)
     margin = cell
     image = np.full((margin + n * cell, margin + n * cell, 3), 255, np.uint8)
+
+    def write(text: str, at: tuple[int, int], scale: float) -> None:
+        cv2.putText(image, text, at, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 1, cv2.LINE_AA)
+
     shares = matrix / np.maximum(matrix.sum(1, keepdims=True), 1)
-    for i in range(n):
-        for j in range(n):
-            top, left = margin + i * cell, margin + j * cell
-            shade = int(255 * (1 - shares[i, j]))
-            colour = (255, shade, shade) if i == j else (shade, shade, 255)
-            cv2.rectangle(image, (left, top), (left + cell - 2, top + cell - 2), colour, -1)
-            if matrix[i, j]:
-                text = str(matrix[i, j])
-                cv2.putText(
-                    image,
-                    text,
-                    (left + 4, top + cell // 2 + 5),
-                    cv2.FONT_HERSHEY_SIMPLEX,
-                    0.4,
-                    (0, 0, 0),
-                    1,
-                    cv2.LINE_AA,
-                )
-        for k, name in ((i, CLASS_NAMES[i]),):
-            cv2.putText(
-                image,
-                name,
-                (8, margin + k * cell + cell // 2 + 5),
-                cv2.FONT_HERSHEY_SIMPLEX,
-                0.5,
-                (0, 0, 0),
-                1,
-                cv2.LINE_AA,
-            )
-            cv2.putText(
-                image,
-                name,
-                (margin + k * cell + 8, margin - 12),
-                cv2.FONT_HERSHEY_SIMPLEX,
-                0.5,
-                (0, 0, 0),
-                1,
-                cv2.LINE_AA,
-            )
-    cv2.putText(image, "true \\ read", (2, 14), cv2.FONT_HERSHEY_SIMPLEX, 0.35, (0, 0, 0), 1, cv2.LINE_AA)
+    for i, j in itertools.product(range(n), repeat=2):
+        top, left = margin + i * cell, margin + j * cell
+        shade = int(255 * (1 - shares[i, j]))
+        colour = (255, shade, shade) if i == j else (shade, shade, 255)  # right: blue; wrong: red
+        cv2.rectangle(image, (left, top), (left + cell - 2, top + cell - 2), colour, -1)
+        if matrix[i, j]:
+            write(str(matrix[i, j]), (left + 4, top + cell // 2 + 5), 0.4)
+    for k, name in enumerate(CLASS_NAMES[:n]):
+        write(name, (8, margin + k * cell + cell // 2 + 5), 0.5)  # the true class, left of its row
+        write(name, (margin + k * cell + 8, margin - 12), 0.5)  # the class read, above its column
+    write("true \\ read", (2, 14), 0.35)
     return image
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from models.classes import CLASS_COUNT
 from models.classifier import CALL_AT_MOST, DEFAULT_MODEL, CornerClassifier
-from models.metrics import confusion, expected_calibration_error, summary
+from models.metrics import confusion, confusion_picture, expected_calibration_error, summary
 from models.runtime import ModelError
 from vision.crops import CROP_PX
 
@@ -126,6 +126,18 @@ def test_calibration_error_and_confusion():
     assert expected_calibration_error(wrong, labels) == pytest.approx(0.25)
     matrix = confusion(wrong.argmax(1), labels)
     assert matrix[0, 1] == 1 and matrix[1, 1] == 2 and matrix.sum() == 4
+    # The picture (`benchmark classifier --confusion`): a row per true class, a column per class
+    # read; right readings shaded blue, wrong ones red, classes never met left white.
+    picture, cell = confusion_picture(matrix), 56
+    assert picture.shape == ((CLASS_COUNT + 1) * cell, (CLASS_COUNT + 1) * cell, 3)
+
+    def shade(true: int, read: int) -> np.ndarray:  # a cell's colour beside its count
+        top, left = (1 + true) * cell, (1 + read) * cell
+        return picture[top + cell - 6, left + cell - 6].astype(int)  # B, G, R
+
+    assert tuple(shade(1, 1)) == (255, 0, 0) and tuple(shade(7, 7)) == (255, 0, 0)  # every 1 and "none" right
+    assert tuple(shade(0, 1)) == (0, 0, 255) and tuple(shade(0, 0)) == (255, 255, 255)  # the 0 read as 1
+    assert tuple(shade(3, 3)) == (255, 255, 255)  # no 3 shown
 
 
 def test_training_augmentation_keeps_crops_valid_and_repeats_with_its_seed(fixture_crops):

@@ -342,6 +342,23 @@ def test_read_command_prints_json_and_draws_the_overlay(tmp_path, capsys):
     assert overlay.stat().st_size > 10_000
 
 
+def test_read_command_summarises_the_board_and_scores_the_tile_added(capsys):
+    """The README's first command: the board, the backs and the tile added since the earlier
+    photo with its score, for people."""
+    assert main(["read", str(SAMPLES / "board.jpg"), "--previous", str(SAMPLES / "board_before.jpg")]) == 0
+    printed = capsys.readouterr().out
+    tile, score = (
+        json.loads((SAMPLES / "board.truth.json").read_text())["last_placement"][k] for k in ("tile", "score")
+    )
+    assert "24 tiles on the board, 0 loose, 0 unread, 7 face down" in printed
+    last = next(line for line in printed.splitlines() if line.lstrip().startswith("last tile"))
+    assert (
+        score["bonuses"] == []
+        and f"last tile {tile} at " in last
+        and last.endswith(f": {score['base']} = {score['total']}")
+    )
+
+
 def test_read_many_photos_to_jsonl(tmp_path, capsys):
     (tmp_path / "broken.jpg").write_text("not a photo")
     out = tmp_path / "results.jsonl"

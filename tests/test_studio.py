@@ -371,3 +371,27 @@ def test_a_contact_sheet_is_refused_a_name_no_picture_has_before_it_is_drawn(tmp
     # A .txt name drew the sheet, then OpenCV's writer failed with a traceback.
     assert main(["datasets", "sheet", "--n", "1", "--out", str(tmp_path / "sheet.txt")]) == 2
     assert "use a .png or .jpg name" in capsys.readouterr().err and not list(tmp_path.iterdir())
+
+
+def test_the_datasets_commands_write_what_they_say(tmp_path, capsys):
+    """`datasets render --pairs`, `crops` and `sheet`, end to end on one or two seeds."""
+    folder, crops, sheet = tmp_path / "photos", tmp_path / "crops.npz", tmp_path / "sheet.png"
+    one = ["--n", "1", "--split", "test", "--workers", "1"]
+    assert main(["datasets", "render", "--out", str(folder), "--pairs", *one]) == 0
+    name = f"{SPLITS['test']:07d}"
+    assert sorted(p.name for p in folder.iterdir()) == [
+        f"{name}{end}" for end in (".jpg", ".json", "_before.jpg", "_before.json")
+    ]
+    truth = json.loads((folder / f"{name}.json").read_text())
+    assert cv2.imread(str(folder / f"{name}.jpg")).shape[:2] == (truth["image"]["height"], truth["image"]["width"])
+    assert truth["tiles"] and truth["last_placement"]["tile"] in [t["tile"] for t in truth["tiles"]]
+    assert main(["datasets", "crops", "--out", str(crops), *one]) == 0
+    data = np.load(crops)
+    assert data["crops"].shape[1:] == (3, CROP_PX, CROP_PX) and data["crops"].dtype == np.uint8
+    assert len(data["labels"]) == len(data["crops"]) and set(data["labels"]) <= set(range(NO_NUMBER + 1))
+    assert main(["datasets", "sheet", "--out", str(sheet), "--n", "2", "--split", "test"]) == 0
+    drawn = cv2.imread(str(sheet))
+    assert drawn.shape == (240, 4 * 320, 3)  # one row of four 320x240 cells: two photos, two blank
+    assert drawn[:, :640].min() < 128 and drawn[:, 640:].min() == 255
+    printed = capsys.readouterr().out
+    assert f"wrote {len(data['labels'])} crops to {crops}" in printed and f"wrote {sheet}" in printed
