@@ -88,6 +88,8 @@ def test_illegal_last_tile_and_earlier_problems_are_reported(tmp_path, capsys):
         ({"tiles": []}, [], "no tiles"),
         ({"tiles": [{"cell": [10**23, 0], "corners": [1, 2, 3]}]}, [], "lie within 10000 of 0"),
         ([1, 2], [], '"tiles" list'),
+        ({"rules": 7, "tiles": [{"cell": [0, 0], "corners": [1, 2, 3]}]}, [], '"rules" must be a preset name'),
+        ({"tiles": [{"cell": "0,0", "corners": [1, 2, 3]}]}, [], "tile 0: cell and corners are lists"),
         (b"\xff\xfe".decode("latin-1"), [], "malformed JSON"),
     ],
 )

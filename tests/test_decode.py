@@ -212,6 +212,10 @@ def test_bad_shapes():
     with pytest.raises(ValueError):
         decode(np.zeros((2, 3, 8)), [None])
     assert decode(np.zeros((0, 3, 8)), []) == []
+    with pytest.raises(ValueError, match="three numbers and three confidences"):
+        DecodedTile(None, (1, 2), (1.0, 1.0), True, False)
+    with pytest.raises(ValueError, match=r"confidences must lie in 0\.\.1"):
+        DecodedTile((0, 0), (1, 2, 3), (1.0, 1.5, 0.9), True, False)
 
 
 def test_a_point_misread_by_its_surest_tile_is_renumbered_for_all_its_tiles():

@@ -191,6 +191,12 @@ def test_events_round_trip_through_json_shapes():
     for bad in [{"kind": "jump"}, {"kind": "draw"}, {"kind": "draw", "player": "x"}, []]:
         with pytest.raises(IllegalEvent):
             event_from_dict(bad)
+    with pytest.raises(IllegalEvent, match="corners must be a list of integers"):
+        event_from_dict({"kind": "place", "player": 0, "cell": [0, 0], "corners": 5})
+    game = Game(["Ann", "Bob"])
+    with pytest.raises(IllegalEvent, match="corners are three numbers"):  # the tile, refused in words
+        game.apply(Place(0, (0, 0), (5, 5)))
+    assert game.log == []
 
 
 def test_player_counts():

@@ -288,6 +288,26 @@ def test_the_opening_tile_may_lie_alone_and_opens_for_the_chosen_player():
     assert crowded.status == "out_of_sync"
 
 
+def test_before_the_opening_one_joined_tile_opens_and_several_loose_ones_wait():
+    game = Game(["Ann", "Bob"], RULES)
+    record = GameRecord(game.state, RULES, opener=1)
+    one = Board([PlacedTile((3, -1), (2, 4, 4))])  # one tile the reader put in its lattice
+    opened = judge_view(TableView(one), record)
+    assert opened.status == "placed" and opened.placement == Place(1, (3, -1), (2, 4, 4))
+    two_loose = judge_view(TableView(Board(), ((5, 5, 5), (1, 2, 3))), record)
+    assert (two_loose.status, two_loose.placement) == ("settling", None) and "2 loose tiles" in two_loose.message
+
+
+def test_a_board_unlike_the_games_is_out_of_sync_and_a_game_over_takes_no_tile(grown):
+    game = game_with(Board(grown.placements[:6]), players=2)
+    elsewhere = random_board(1, 6, "pressman-us")  # six tiles, none of them on the game's board
+    assert not {p.tile for p in elsewhere.placements} & {p.tile for p in game.state.board.placements}
+    unlike = judge_view(TableView(elsewhere), GameRecord(game.state, RULES))
+    assert unlike.status == "out_of_sync" and "do not match" in unlike.message
+    over = judge_view(TableView(grown.moved(CAMERA)), GameRecord(replace(game.state, phase="over"), RULES))
+    assert (over.status, over.placement, over.message) == ("round_over", None, "the game is over")
+
+
 def test_the_opening_tile_alone_after_it_is_committed_matches_the_game():
     # One tile makes no lattice, so the reader reports it loose, and until the next tile joined it
     # every frame said "the board is hidden or out of the picture", the tile in plain view.

@@ -5,13 +5,16 @@ down cell (c, r) has (c-1, r), (c+1, r), (c, r+1); cells around point (m, k) are
 (m-1,k-1) (m,k-1) (m+1,k-1) (m-1,k) (m,k) (m+1,k).
 """
 
+import re
 from dataclasses import replace
 
 import pytest
 
-from engine.board import Board, PlacedTile, check_placement, validate_board
+from engine.board import Board, PlacedTile, Violation, check_placement, validate_board
 from engine.rules import PRESETS, described, get_rules
-from engine.scoring import judge_placement, score_placement
+from engine.scoring import Bonus, judge_last, judge_placement, score_answer, score_placement
+from engine.simulate import random_board
+from engine.tiles import Tile
 
 ALL = list(PRESETS)
 
@@ -305,3 +308,29 @@ def test_a_board_without_some_cells_keeps_the_rest_in_order():
     assert board.without({(1, 0), (2, 1)}).placements == tuple(p for i, p in enumerate(HEXAGON.placements) if i != 1)
     assert board.without(set()) == board and board.without({(9, 9)}) == board
     assert HEXAGON.without({HEXAGON.placements[-1].cell}) == HEXAGON.without_last()
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: PlacedTile((0, 0.5), (1, 2, 3)), "a cell is two integers"),
+        (lambda: PlacedTile((0, True), (1, 2, 3)), "a cell is two integers"),
+        (lambda: PlacedTile((0, 0), (1, 2, 10)), "three numbers 0..9"),
+        (lambda: PlacedTile((0, 0), (1, 2)), "three numbers 0..9"),
+        (lambda: Violation("misplaced", ((0, 0),), "?"), "unknown violation kind"),
+        (lambda: Bonus("triple", 10), "unknown bonus kind"),
+        (lambda: Tile(-1, 1, 2), "integers 0..9"),
+        (lambda: Tile(3, 2, 4), "non-decreasing"),
+        (lambda: replace(get_rules("pressman-us"), max_number=7), "max_number must be 5 or 6"),
+        (lambda: replace(get_rules("pressman-us"), max_draws=0), "max_draws must be at least 1"),
+        (lambda: replace(get_rules("pressman-us"), hexagon_bonuses=(50, 100)), "one, two and three hexagons"),
+        (lambda: get_rules("pressman-us").deal_size(7), "2 to 6 players, not 7"),
+        (lambda: random_board(0, 0), "a board holds 1 to 56 tiles, not 0"),
+        (lambda: judge_last(Board(), get_rules("pressman-us")), "no tiles to score"),
+        (lambda: score_answer(Board(), get_rules("pressman-us")), "no tiles to score"),
+    ],
+)
+def test_records_refuse_what_they_cannot_hold(make, message):
+    """Checked on construction: a record that exists holds what its type says."""
+    with pytest.raises(ValueError, match=re.escape(message)):
+        make()
