@@ -221,8 +221,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         def work():
             with session.lock:
                 entry = session.apply(data)
-                store.save(session)
-                return {"entry": entry, "game": session.to_dict()}
+                answer = {"entry": entry, "game": session.to_dict()}
+            store.save(session)
+            return answer
 
         return await run_in_threadpool(work)
 

@@ -400,29 +400,34 @@ class GameStore:
             return session
 
     def save(self, session: GameSession, created: bool = False) -> None:
-        values = (
-            json.dumps(list(session.game.players)),
-            session.game.rules.name,
-            json.dumps([event_to_dict(e) for e in session.game.events]),
-            json.dumps(sorted(list(c) for c in session.trusted)),
-            json.dumps(sorted(list(c) for c in session.provisional)),
-            time.time(),
-            session.id,
-        )
-        with self._lock:
-            if created:
-                self._db.execute(
-                    "INSERT INTO games (players, rules, events, trusted, provisional, updated, id, created)"
-                    " VALUES (?,?,?,?,?,?,?,?)",
-                    (*values, session.created),
-                )
-            else:
-                self._db.execute(
-                    "UPDATE games SET players=?, rules=?, events=?, trusted=?, provisional=?, updated=? WHERE id=?",
-                    values,
-                )
-            self._db.commit()
-            self._sessions[session.id] = session
+        """Write the game through, under its lock: the game as it is is written, and two saves of
+        one game land in the order of the changes they write. (A frame's save, taken outside the
+        lock, could write the game as it was before an event another request applied and saved
+        meanwhile, and that event was lost at the next restart.) Call it without the lock held."""
+        with session.lock:
+            values = (
+                json.dumps(list(session.game.players)),
+                session.game.rules.name,
+                json.dumps([event_to_dict(e) for e in session.game.events]),
+                json.dumps(sorted(list(c) for c in session.trusted)),
+                json.dumps(sorted(list(c) for c in session.provisional)),
+                time.time(),
+                session.id,
+            )
+            with self._lock:
+                if created:
+                    self._db.execute(
+                        "INSERT INTO games (players, rules, events, trusted, provisional, updated, id, created)"
+                        " VALUES (?,?,?,?,?,?,?,?)",
+                        (*values, session.created),
+                    )
+                else:
+                    self._db.execute(
+                        "UPDATE games SET players=?, rules=?, events=?, trusted=?, provisional=?, updated=? WHERE id=?",
+                        values,
+                    )
+                self._db.commit()
+                self._sessions[session.id] = session
 
     def list(self) -> list[dict]:
         with self._lock:

@@ -264,6 +264,28 @@ def test_games_survive_a_restart(tmp_path):
     assert after["events"] == before["events"] and after["corrected_cells"] == [[0, 0]]
 
 
+def test_a_save_writes_the_game_as_it_is_once_its_lock_is_free(tmp_path):
+    """A frame's answer is saved after its look lets go of the game. Taken then, an event that
+    another request applied under the lock in between was written over with the game before it,
+    and lost at the next restart; the save now waits for the lock and writes the game with it."""
+    import threading
+
+    from service.games import GameStore
+
+    store = GameStore(tmp_path / "games.sqlite3")
+    session = store.create(["Ann", "Bob"], "pressman-us")
+    with session.lock:  # another request is applying an event
+        saving = threading.Thread(target=store.save, args=(session,))
+        saving.start()
+        saving.join(timeout=0.3)
+        assert saving.is_alive()  # the save waits for the game
+        session.apply({"kind": "place", "cell": [0, 0], "corners": [5, 5, 5]})
+    saving.join(timeout=10)
+    assert not saving.is_alive()
+    restarted = GameStore(tmp_path / "games.sqlite3").get(session.id)
+    assert restarted.game.events == session.game.events and len(restarted.game.events) == 1
+
+
 def test_a_games_file_from_before_provisional_placements_still_opens(tmp_path):
     import sqlite3
 
@@ -402,6 +424,11 @@ def test_two_games_streaming_at_once_keep_their_own_state(client):
             answer, other = first.receive_json(), second.receive_json()
             if answer["status"] == "placed":
                 break
+        for _ in range(12):  # each game's view holds after frames and time of its own: a frame apart at times
+            if other["status"] != "settling":
+                break
+            second.send_bytes(before)
+            other = second.receive_json()
     assert answer["status"] == "placed" and answer["placed"]["placement"]["tile"] == [1, 3, 4]
     assert other["status"] == "out_of_sync" and other["game"]["events"] == []
     assert len(answer["reading"]["tiles"]) == 24 and len(other["reading"]["tiles"]) == 23
