@@ -414,20 +414,21 @@ class GameStore:
                 time.time(),
                 session.id,
             )
+            if created:
+                statement = (
+                    "INSERT INTO games (players, rules, events, trusted, provisional, updated, id, created)"
+                    " VALUES (?,?,?,?,?,?,?,?)"
+                )
+                values = (*values, session.created)
+            else:
+                statement = (
+                    "UPDATE games SET players=?, rules=?, events=?, trusted=?, provisional=?, updated=? WHERE id=?"
+                )
             with self._lock:
-                if created:
-                    self._db.execute(
-                        "INSERT INTO games (players, rules, events, trusted, provisional, updated, id, created)"
-                        " VALUES (?,?,?,?,?,?,?,?)",
-                        (*values, session.created),
-                    )
-                else:
-                    self._db.execute(
-                        "UPDATE games SET players=?, rules=?, events=?, trusted=?, provisional=?, updated=? WHERE id=?",
-                        values,
-                    )
+                written = self._db.execute(statement, values).rowcount
                 self._db.commit()
-                self._sessions[session.id] = session
+                if written:  # none where the game was deleted meanwhile (its page still streaming): not brought back
+                    self._sessions[session.id] = session
 
     def list(self) -> list[dict]:
         with self._lock:

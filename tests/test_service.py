@@ -286,6 +286,21 @@ def test_a_save_writes_the_game_as_it_is_once_its_lock_is_free(tmp_path):
     assert restarted.game.events == session.game.events and len(restarted.game.events) == 1
 
 
+def test_a_game_deleted_while_its_page_streams_stays_deleted(tmp_path):
+    """A frame answered after its game was deleted saves nothing and brings nothing back."""
+    from service.games import GameStore, UnknownGame
+
+    store = GameStore(tmp_path / "games.sqlite3")
+    session = store.create(["Ann", "Bob"], "pressman-us")
+    store.delete(session.id)
+    session.apply({"kind": "place", "cell": [0, 0], "corners": [5, 5, 5]})
+    store.save(session)
+    for kept in (store, GameStore(tmp_path / "games.sqlite3")):
+        with pytest.raises(UnknownGame):
+            kept.get(session.id)
+    assert store.list() == []
+
+
 def test_a_games_file_from_before_provisional_placements_still_opens(tmp_path):
     import sqlite3
 
