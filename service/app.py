@@ -244,6 +244,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {**answer, "game": answers[-1]["game"], "placements": [look["placed"] for look in committed]}
 
     def see_frame(session: GameSession, pixels, opener: int) -> dict:
+        store.sync(session)  # the game as stored now: another program may keep it too
         answer = session.look(reader(), pixels, time.monotonic(), opener)
         if answer["changed"]:
             store.save(session)

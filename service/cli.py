@@ -520,7 +520,7 @@ def _live(args: argparse.Namespace) -> int:
             told,
             args.opener if args.opener is not None else told_opener(told) or 0,
             report,
-            store.save,
+            store,
             args.still,
         )
     except (SourceError, ImageError) as error:

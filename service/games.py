@@ -83,6 +83,9 @@ class GameSession:
     # on pale cloth) as the one cell beside the board that changed. Kept in memory only.
     reference: np.ndarray | None = field(default=None, repr=False, compare=False)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    # The stored row's ``updated`` as this program last wrote or read it: another program's write
+    # (``triominoes live`` and ``serve`` on one file) shows as a row updated otherwise.
+    stored_at: float = field(default=0.0, compare=False)
 
     def summary(self) -> dict:
         state = self.game.state
@@ -231,6 +234,14 @@ class GameSession:
         self.status = verdict
         return verdict, entry, corrected
 
+    def take_up(self, stored: GameSession) -> None:
+        """Become the game ``stored`` holds, as another program wrote it: its log and cells. The
+        table reads its next frame afresh, as after any change entered by hand."""
+        self.game, self.trusted, self.provisional = stored.game, stored.trusted, stored.provisional
+        self.stored_at = stored.stored_at
+        self.table.forget()
+        self.reference = None
+
     def check_seat(self, opener: int) -> int:
         """The opener, a seat of this game: one that is no player's would open the round for
         nobody (IllegalEvent, a 422 answer)."""
@@ -342,7 +353,8 @@ def _opened(path: str) -> sqlite3.Connection:
 
 
 class GameStore:
-    """Game sessions in memory, each written through to one SQLite file."""
+    """Game sessions in memory, each written through to one SQLite file, and kept in step with
+    what other programs write to that file (``sync``)."""
 
     def __init__(self, path: str | Path = "triominoes-games.sqlite3", settings: LiveSettings | None = None) -> None:
         self.path = str(path)
@@ -375,29 +387,59 @@ class GameStore:
         return session
 
     def get(self, game_id: str) -> GameSession:
+        """The game, as stored now: one another program changed since this one read it is taken
+        up (``sync``); UnknownGame where none is stored (deleted, by this program or another)."""
         with self._lock:
-            if game_id in self._sessions:
-                return self._sessions[game_id]
-            row = self._db.execute(
-                "SELECT players, rules, events, trusted, provisional, created FROM games WHERE id = ?", (game_id,)
-            ).fetchone()
-            if row is None:
+            session = self._sessions.get(game_id)
+        if session is None:
+            stored = self._stored(game_id)
+            if stored is None:
                 raise UnknownGame(game_id)
-            players, rules, events, trusted, provisional, created = row
-            try:  # IllegalEvent and malformed JSON are ValueErrors
-                game = Game(json.loads(players), rules, [event_from_dict(e) for e in json.loads(events)])
-                session = GameSession(
-                    game_id,
-                    game,
-                    created,
-                    {tuple(c) for c in json.loads(trusted)},
-                    {tuple(c) for c in json.loads(provisional)},
-                )
-            except (ValueError, KeyError, TypeError) as error:
-                raise DamagedGame(f"game {game_id} is stored but cannot be replayed ({error}): delete it") from None
-            session.table = LiveTable(self.settings)
-            self._sessions[game_id] = session
-            return session
+            stored.table = LiveTable(self.settings)
+            with self._lock:
+                return self._sessions.setdefault(game_id, stored)
+        if not self.sync(session):
+            with self._lock:
+                self._sessions.pop(game_id, None)
+            raise UnknownGame(game_id)
+        return session
+
+    def sync(self, session: GameSession) -> bool:
+        """Take up what another program wrote to the session's game since this one last wrote or
+        read it (``triominoes live`` keeping a game from its camera while the page, served by
+        ``triominoes serve`` on the same file, enters a draw); False where the game is no longer
+        stored. Called before each frame and event, so that neither program writes over the
+        other's changes with a game that lacks them."""
+        seen = session.stored_at
+        with self._lock:
+            row = self._db.execute("SELECT updated FROM games WHERE id = ?", (session.id,)).fetchone()
+        if row is None or row[0] == seen:
+            return row is not None
+        stored = self._stored(session.id)
+        if stored is None:
+            return False
+        with session.lock:
+            if session.stored_at == seen:  # else this program wrote it meanwhile, after the other
+                session.take_up(stored)
+        return True
+
+    def _stored(self, game_id: str) -> GameSession | None:
+        """The game as its row holds it, replayed from its log; None where no row has that id;
+        DamagedGame where the log cannot be replayed."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT players, rules, events, trusted, provisional, created, updated FROM games WHERE id = ?",
+                (game_id,),
+            ).fetchone()
+        if row is None:
+            return None
+        players, rules, events, trusted, provisional, created, updated = row
+        try:  # IllegalEvent and malformed JSON are ValueErrors
+            game = Game(json.loads(players), rules, [event_from_dict(e) for e in json.loads(events)])
+            cells = [{tuple(c) for c in json.loads(column)} for column in (trusted, provisional)]
+        except (ValueError, KeyError, TypeError) as error:
+            raise DamagedGame(f"game {game_id} is stored but cannot be replayed ({error}): delete it") from None
+        return GameSession(game_id, game, created, *cells, stored_at=updated)
 
     def save(self, session: GameSession, created: bool = False) -> None:
         """Write the game through, under its lock: the game as it is is written, and two saves of
@@ -405,13 +447,14 @@ class GameStore:
         lock, could write the game as it was before an event another request applied and saved
         meanwhile, and that event was lost at the next restart.) Call it without the lock held."""
         with session.lock:
+            updated = time.time()
             values = (
                 json.dumps(list(session.game.players)),
                 session.game.rules.name,
                 json.dumps([event_to_dict(e) for e in session.game.events]),
                 json.dumps(sorted(list(c) for c in session.trusted)),
                 json.dumps(sorted(list(c) for c in session.provisional)),
-                time.time(),
+                updated,
                 session.id,
             )
             if created:
@@ -429,6 +472,7 @@ class GameStore:
                 self._db.commit()
                 if written:  # none where the game was deleted meanwhile (its page still streaming): not brought back
                     self._sessions[session.id] = session
+                    session.stored_at = updated
 
     def list(self) -> list[dict]:
         with self._lock:

@@ -21,7 +21,7 @@ import numpy as np
 
 from engine.game import Game, IllegalEvent, Place, event_from_dict
 from engine.tiles import canonical
-from service.games import GameSession
+from service.games import GameSession, GameStore
 from vision.image_io import load_image
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp"}
@@ -99,13 +99,15 @@ def play(
     told: Sequence[dict] = (),
     opener: int = 0,
     on_change: Callable[[int, dict], None] | None = None,
-    save: Callable[[GameSession], None] | None = None,
+    store: GameStore | None = None,
     still: bool = False,
 ) -> GameSession:
     """Run the session over every frame; ``on_change(frame, answer)`` hears each new verdict and
-    each told event, ``save`` is called after every change to the game. ``still``: every frame is
-    a photo of the table at rest (one a turn), judged as it comes (``GameSession.look_at_photo``)
-    instead of once the picture has held still over several frames."""
+    each told event. With a ``store``, the game is written after every change, and what another
+    program wrote to it (a draw entered on the page of ``triominoes serve`` on the same file) is
+    taken up before each frame. ``still``: every frame is a photo of the table at rest (one a
+    turn), judged as it comes (``GameSession.look_at_photo``) instead of once the picture has
+    held still over several frames."""
     places_before = [sum(e["kind"] == "place" for e in told[:i]) for i in range(len(told))]
     pending, last_status = 0, None
 
@@ -114,8 +116,8 @@ def play(
         key = (answer["status"], answer["message"])
         if on_change and (key != last_status or answer["placed"]):
             on_change(number, answer)
-        if answer["changed"] and save:
-            save(session)
+        if answer["changed"] and store:
+            store.save(session)
         last_status = key
         placed = sum(isinstance(e, Place) for e in session.game.events)
         while pending < len(told) and told[pending].get("frame", 0) <= number:
@@ -126,8 +128,8 @@ def play(
                 try:
                     entry = session.apply(_without_frame(event))
                     message = entry["description"] if entry else "undone"
-                    if save:
-                        save(session)
+                    if store:
+                        store.save(session)
                 except IllegalEvent as error:
                     message = f"refused {event['kind']}: {error}"
                 if on_change:
@@ -135,6 +137,8 @@ def play(
             pending += 1
 
     for frame in source:
+        if store:
+            store.sync(session)
         if still:
             session.look_at_photo(reader, frame.pixels, frame.seconds, opener, partial(heard, frame.number))
         else:

@@ -318,6 +318,22 @@ def test_a_tile_or_an_empty_cell_clicked_on_the_drawing_is_corrected_or_filled(s
     assert picked_empty == ("1, 0", "")
 
 
+def test_a_change_made_elsewhere_shows_on_a_page_that_streams_no_camera(server):
+    """A second device (or `triominoes live` on the service's file) enters a tile: the page,
+    its camera off, shows it within a few seconds, without being reloaded."""
+    game_id = _post(f"{server}/v1/games", {"players": ["Gus", "Hal"], "rules": "pressman-us"})["id"]
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET)
+        page = browser.new_page()
+        page.goto(f"{server}/#game={game_id}")
+        expect(page.locator("#turn")).to_have_text("waiting for the opening tile")
+        event = {"kind": "place", "cell": [0, 0], "corners": [4, 4, 4], "player": 1}
+        _post(f"{server}/v1/games/{game_id}/events", event)  # from elsewhere
+        expect(page.locator("#turn")).to_have_text("Gus to play", timeout=10_000)
+        expect(page.locator('#board g[data-cell="0,0"]')).to_have_attribute("data-corners", "4,4,4")
+        browser.close()
+
+
 def test_the_chosen_preset_is_described_and_the_score_sheet_downloads(server):
     """Players choosing among presets see what each means; a game's score sheet is saved as a CSV
     a spreadsheet opens."""

@@ -157,3 +157,33 @@ def test_any_new_game_can_be_continued_from_the_command_line(tmp_path, capsys):
     frames.mkdir()
     assert main(["live", "--source", str(frames), "--game", ids[-1], "--db", database]) == 2
     assert "no such game" not in capsys.readouterr().err  # found; only the empty folder is refused
+
+
+def test_a_game_kept_from_the_camera_takes_up_what_the_page_enters_meanwhile(tmp_path):
+    """`triominoes live` and `triominoes serve` on one file: a draw entered on the page while
+    the camera's program keeps the game is taken up before its next frame, and kept in the file
+    (it had been written over with the camera's game, which lacked it)."""
+    from pathlib import Path
+
+    from service.play import Frame, play
+    from vision.reader import Reader
+
+    database = tmp_path / "games.sqlite3"
+    camera, page = GameStore(database), GameStore(database)  # two programs' stores
+    session = camera.create(["Ann", "Bob"], DEFAULT_PRESET)
+    session.apply({"kind": "place", "player": 0, "cell": [0, 0], "corners": [5, 5, 5]})
+    camera.save(session)
+    photo = cv2.imread(str(Path(__file__).resolve().parent.parent / "samples" / "board_before.jpg"))
+
+    def table():
+        yield Frame(0, 0.0, photo)
+        on_the_page = page.get(session.id)
+        on_the_page.apply({"kind": "draw"})  # Bob draws, entered on the page
+        page.save(on_the_page)
+        yield Frame(1, 0.2, photo)
+
+    kept = play(session, Reader(), table(), store=camera)
+    kinds = [event_to_dict(e)["kind"] for e in kept.game.events]
+    assert kinds == ["place", "draw"] and kept.game.state.scores == page.get(session.id).game.state.scores
+    camera.save(kept)  # the camera's program writes the game again, as after any change
+    assert [event_to_dict(e)["kind"] for e in GameStore(database).get(session.id).game.events] == kinds

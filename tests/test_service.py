@@ -286,6 +286,26 @@ def test_a_save_writes_the_game_as_it_is_once_its_lock_is_free(tmp_path):
     assert restarted.game.events == session.game.events and len(restarted.game.events) == 1
 
 
+def test_the_page_shows_and_keeps_what_another_program_wrote_to_its_game(client, tmp_path):
+    """`triominoes live` keeping a game on the file the service uses: the service's answers,
+    its socket's included, give the game as the other program left it, and its own writes keep
+    the other's events."""
+    from service.games import GameStore
+
+    game = new_game(client, ["Ann", "Bob"])
+    events = f"/v1/games/{game['id']}/events"
+    client.post(events, json={"kind": "place", "cell": [0, 0], "corners": [5, 5, 5]})
+    camera = GameStore(tmp_path / "games.sqlite3")  # the other program
+    with client.websocket_connect(f"/v1/games/{game['id']}/live") as socket:
+        kept = camera.get(game["id"])
+        kept.apply({"kind": "draw"})
+        camera.save(kept)
+        socket.send_bytes((SAMPLES / "board_before.jpg").read_bytes())
+        assert [e["event"]["kind"] for e in socket.receive_json()["game"]["events"]] == ["place", "draw"]
+    assert client.post(events, json={"kind": "draw"}).status_code == 200  # Bob draws again
+    assert [type(e).__name__ for e in camera.get(game["id"]).game.events] == ["Place", "Draw", "Draw"]
+
+
 def test_a_game_deleted_while_its_page_streams_stays_deleted(tmp_path):
     """A frame answered after its game was deleted saves nothing and brings nothing back."""
     from service.games import GameStore, UnknownGame

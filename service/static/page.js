@@ -396,4 +396,17 @@ $("photo-form").onsubmit = async (e) => {
     $("photo-view").hidden = !(await drawPhotoRead($("photo-canvas"), file, reading));
   } catch (error) { $("photo-result").textContent = error.message; }
 };
+
+// Others may change the game too: a second phone enters a draw, or `triominoes live` keeps it
+// from a camera on the service's file. While this page streams no camera of its own (whose
+// answers bring the game), it looks again every 3 s and shows what changed.
+const GAME_LOOK_MS = 3000;
+const gameKey = (data) => JSON.stringify([data.events, data.provisional_cells, data.live]);
+setInterval(async () => {
+  if (!game || socket || document.hidden) return;
+  try {
+    const data = await call("GET", `/v1/games/${game.id}`);
+    if (game && data.id === game.id && gameKey(data) !== gameKey(game)) showGame(data);
+  } catch (error) { /* looked at again at the next turn of the clock */ }
+}, GAME_LOOK_MS);
 init();
