@@ -546,6 +546,16 @@ def test_tiles_the_board_tiles_size_are_read_where_a_small_boards_plane_runs_wil
     assert compare(truth, reader.read(image).to_dict())["found"] == 14
 
 
+def test_tiles_an_arm_hides_the_join_of_are_not_flagged_where_the_game_saw_them_joined(reader):
+    # Studio test photo 2000206 (an arm across a board of black tiles): alone, the photo shows
+    # two groups of tiles that no edge joins, and the reading flags the smaller ones. A live
+    # game saw every tile placed, joined: with its board known, nothing is flagged.
+    image, truth = _fixture("board_beyond_a_hand")
+    alone = reader.read(image)
+    assert {v.kind for v in alone.violations} == {"no_edge_contact"} and len(alone.violations) >= 5
+    assert reader.read(image, known=board_of(truth)).violations == ()
+
+
 def test_tiles_an_arm_cuts_off_join_the_known_board_with_the_tile_added_among_them(reader, monkeypatch):
     # A studio test photo (2000281, 800x600: white tiles with coloured numbers about 50 pixels a
     # side, an arm across the board) read as a live game reads it, knowing the board before the

@@ -25,7 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.board import Board, PlacedTile, validate_board
+from engine.board import Board, PlacedTile, Violation, edge_components, validate_board
 from engine.lattice import Cell, LatticeMap, cell_corners, edge_neighbours, point_xy
 from engine.rules import DEFAULT_PRESET, Rules, get_rules
 from engine.scoring import PlacementResult
@@ -248,7 +248,8 @@ class Reader:
         face_down = _backs_from_farther(sight, sights[1:])
         rules_used = replace(rules, max_number=sight.max_number)
         board = joined_board(tiles)
-        violations = tuple(validate_board(board, rules_used))
+        seen_before = known if known is not None else joined_board(previous.tiles) if previous is not None else None
+        violations = _shown_broken(validate_board(board, rules_used), board, seen_before)
         notes = _notes(sight, sights[0], tiles, known)
         last, note = self._placement(image, tiles, board, rules_used, sight, changed, previous, previous_image, known)
         if note:
@@ -788,6 +789,18 @@ def _notes(sight: _Sight, first: _Sight, tiles: Sequence[ReadTile], known: Board
     if known is not None and len(known) and not sight.knows_the_board:
         notes.append("the game's board cannot be matched to the tiles in this photo")
     return notes
+
+
+def _shown_broken(violations: Sequence[Violation], board: Board, seen_before: Board | None) -> tuple[Violation, ...]:
+    """The board's violations, but for tiles not joined in the photo that the board seen before
+    joins (a live game's board, or the earlier photo's): a hand over the board hides the tiles
+    between, which were seen placed."""
+    mapping = frame_map(seen_before, board) if seen_before is not None and len(seen_before) and len(board) else None
+    if mapping is None:
+        return tuple(violations)
+    cells = {p.cell for p in board.placements} | {mapping.cell(p.cell) for p in seen_before.placements}
+    joined = set(edge_components(cells)[0])
+    return tuple(v for v in violations if v.kind != "no_edge_contact" or not set(v.cells) <= joined)
 
 
 def _a_pattern(first_look: FirstLook, triangles: int, fit: LatticeFit, outlines: np.ndarray) -> _Sight:
