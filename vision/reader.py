@@ -251,6 +251,12 @@ class Reader:
         seen_before = known if known is not None else joined_board(previous.tiles) if previous is not None else None
         violations = _shown_broken(validate_board(board, rules_used), board, seen_before)
         notes = _notes(sight, sights[0], tiles, known)
+        if unjoined := sum(v.kind == "no_edge_contact" for v in violations):
+            tiles_are = "1 tile is" if unjoined == 1 else f"{unjoined} tiles are"
+            notes.append(
+                f"{tiles_are} not joined to the board in the photo: a hand, or tiles the reader did not find,"
+                " may hide what joins them"
+            )
         last, note = self._placement(image, tiles, board, rules_used, sight, changed, previous, previous_image, known)
         if note:
             notes.append(note)
