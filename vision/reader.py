@@ -801,7 +801,8 @@ def _shown_broken(violations: Sequence[Violation], board: Board, seen_before: Bo
     """The board's violations, but for tiles not joined in the photo that the board seen before
     joins (a live game's board, or the earlier photo's): a hand over the board hides the tiles
     between, which were seen placed."""
-    mapping = frame_map(seen_before, board) if seen_before is not None and len(seen_before) and len(board) else None
+    unjoined = any(v.kind == "no_edge_contact" for v in violations)
+    mapping = frame_map(seen_before, board) if unjoined and seen_before is not None and len(seen_before) else None
     if mapping is None:
         return tuple(violations)
     cells = {p.cell for p in board.placements} | {mapping.cell(p.cell) for p in seen_before.placements}
