@@ -244,7 +244,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {**answer, "game": answers[-1]["game"], "placements": [look["placed"] for look in committed]}
 
     def see_frame(session: GameSession, pixels, opener: int) -> dict:
-        store.sync(session)  # the game as stored now: another program may keep it too
+        if not store.sync(session):  # the game as stored now: another program may keep it too
+            raise UnknownGame(session.id)  # deleted meanwhile
         answer = session.look(reader(), pixels, time.monotonic(), opener)
         if answer["changed"]:
             store.save(session)
@@ -284,7 +285,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         usage = f'text messages are {{"opener": i}}, i a seat 0..{len(session.game.players) - 1}'
                         await socket.send_json({"status": "error", "message": usage})
 
-        async def answer() -> None:
+        async def answer(group: anyio.abc.TaskGroup) -> None:
             while True:
                 await slot["ready"].wait()
                 slot["ready"] = anyio.Event()
@@ -296,6 +297,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     reply = await run_in_threadpool(see_frame, session, pixels, slot["opener"])
                 except ImageError as error:
                     reply = {"status": "error", "message": str(error)}
+                except UnknownGame:
+                    await socket.close(code=4404, reason="the game was deleted")
+                    group.cancel_scope.cancel()
+                    return
                 reply.update(frame=number, dropped=slot["dropped"])
                 reply["answer_ms"] = round((time.perf_counter() - started) * 1000, 1)
                 try:
@@ -305,7 +310,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         async with anyio.create_task_group() as group:
             group.start_soon(receive, group)
-            group.start_soon(answer)
+            group.start_soon(answer, group)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

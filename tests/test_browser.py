@@ -267,6 +267,24 @@ def test_the_camera_is_chosen_among_several_and_remembered(server):
     assert instead in choices and status != "error"
 
 
+def test_a_game_deleted_in_another_tab_stops_the_camera_page_with_a_reason(server):
+    """The page streams its camera; the game is deleted elsewhere: the socket closes with 4404,
+    and the page says so instead of connecting again every 2 s."""
+    fake_camera = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
+    game_id = _post(f"{server}/v1/games", {"players": ["Ivy", "Jo"], "rules": "pressman-us"})["id"]
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=fake_camera + QUIET)
+        page = browser.new_page()
+        page.goto(f"{server}/#game={game_id}")
+        page.click("#camera")
+        expect(page.locator("#video")).to_have_js_property("readyState", 4, timeout=10_000)
+        urllib.request.urlopen(urllib.request.Request(f"{server}/v1/games/{game_id}", method="DELETE"))
+        expect(page.locator("#status")).to_have_text("error", timeout=10_000)
+        message = page.locator("#message").inner_text()
+        browser.close()
+    assert message == "the game was deleted: start or resume another game"
+
+
 def test_a_stored_game_is_resumed_from_the_start_page(server):
     """A game kept by the service (a closed tab, another device) is listed on the start page,
     newest first, and picked up again with one click."""

@@ -478,6 +478,19 @@ def test_live_socket_for_an_unknown_game_is_closed(client):
     assert closed.value.code == 4404
 
 
+def test_a_live_socket_of_a_game_deleted_meanwhile_is_closed(client):
+    from starlette.websockets import WebSocketDisconnect
+
+    game = new_game(client)
+    with client.websocket_connect(f"/v1/games/{game['id']}/live") as socket:
+        assert client.delete(f"/v1/games/{game['id']}").status_code == 204  # from another tab
+        socket.send_bytes((SAMPLES / "board_before.jpg").read_bytes())
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+    assert closed.value.code == 4404
+    assert client.get(f"/v1/games/{game['id']}").status_code == 404
+
+
 def test_serve_refuses_a_bad_port_or_folder(tmp_path, capsys):
     from service.cli import main
 

@@ -220,7 +220,14 @@ function connect() {
     if (answer.reading !== undefined) drawOverlay(answer.reading);
     setStatus(answer.status, answer.message);
   };
-  socket.onclose = () => { socket = null; waitingForAnswer = false; setTimeout(() => game && connect(), 2000); };
+  socket.onclose = (event) => {
+    socket = null;
+    waitingForAnswer = false;
+    // 4404: the game was deleted (another tab); 4409: it is stored but cannot be replayed. Either
+    // way connecting again gets the same answer: say why and stop.
+    if (event.code === 4404 || event.code === 4409) setStatus("error", event.reason + ": start or resume another game");
+    else setTimeout(() => game && connect(), 2000);
+  };
 }
 
 // Shows the camera ``deviceId`` (none: the one facing away from the screen), remembers it on
