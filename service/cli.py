@@ -527,6 +527,8 @@ def _live(args: argparse.Namespace) -> int:
         raise InputError(str(error)) from None
     except IllegalEvent as error:
         raise InputError(f"--told: {error}") from None
+    except UnknownGame:
+        raise InputError(f"game {session.id} was deleted from {args.db} while it was kept") from None
     store.save(session)
     if session.table.shown is None and not args.still and Path(args.source).is_dir():  # no view ever counted
         print(

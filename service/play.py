@@ -21,7 +21,7 @@ import numpy as np
 
 from engine.game import Game, IllegalEvent, Place, event_from_dict
 from engine.tiles import canonical
-from service.games import GameSession, GameStore
+from service.games import GameSession, GameStore, UnknownGame
 from vision.image_io import load_image
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp"}
@@ -105,7 +105,7 @@ def play(
     """Run the session over every frame; ``on_change(frame, answer)`` hears each new verdict and
     each told event. With a ``store``, the game is written after every change, and what another
     program wrote to it (a draw entered on the page of ``triominoes serve`` on the same file) is
-    taken up before each frame. ``still``: every frame is a photo of the table at rest (one a
+    taken up before each frame; UnknownGame once another program deleted it. ``still``: every frame is a photo of the table at rest (one a
     turn), judged as it comes (``GameSession.look_at_photo``) instead of once the picture has
     held still over several frames."""
     places_before = [sum(e["kind"] == "place" for e in told[:i]) for i in range(len(told))]
@@ -137,8 +137,8 @@ def play(
             pending += 1
 
     for frame in source:
-        if store:
-            store.sync(session)
+        if store and not store.sync(session):
+            raise UnknownGame(session.id)  # deleted meanwhile (on the page): nothing left to keep
         if still:
             session.look_at_photo(reader, frame.pixels, frame.seconds, opener, partial(heard, frame.number))
         else:

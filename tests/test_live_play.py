@@ -2,6 +2,7 @@
 
 import csv
 import json
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -163,8 +164,6 @@ def test_a_game_kept_from_the_camera_takes_up_what_the_page_enters_meanwhile(tmp
     """`triominoes live` and `triominoes serve` on one file: a draw entered on the page while
     the camera's program keeps the game is taken up before its next frame, and kept in the file
     (it had been written over with the camera's game, which lacked it)."""
-    from pathlib import Path
-
     from service.play import Frame, play
     from vision.reader import Reader
 
@@ -187,3 +186,29 @@ def test_a_game_kept_from_the_camera_takes_up_what_the_page_enters_meanwhile(tmp
     assert kinds == ["place", "draw"] and kept.game.state.scores == page.get(session.id).game.state.scores
     camera.save(kept)  # the camera's program writes the game again, as after any change
     assert [event_to_dict(e)["kind"] for e in GameStore(database).get(session.id).game.events] == kinds
+
+
+def test_a_game_deleted_on_the_page_stops_the_camera_program(tmp_path, monkeypatch, capsys):
+    """`triominoes live` stops with one line once the game it keeps is deleted elsewhere."""
+    import service.play as play_module
+
+    database = tmp_path / "games.sqlite3"
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    for name in ("board_before.jpg", "board.jpg"):
+        (photos / name).write_bytes((Path(__file__).resolve().parent.parent / "samples" / name).read_bytes())
+    frames = play_module.frames
+
+    def deleting_after_the_first(source, rate=5.0):
+        for number, frame in enumerate(frames(source, rate)):
+            if number == 1:
+                page = GameStore(database)
+                (only,) = page.list()
+                page.delete(only["id"])
+            yield frame
+
+    monkeypatch.setattr(play_module, "frames", deleting_after_the_first)
+    argv = ["live", "--source", str(photos), "--db", str(database), "--players", "Ann", "Bob", "--still"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "was deleted from" in err and GameStore(database).list() == []
