@@ -105,9 +105,10 @@ def play(
     """Run the session over every frame; ``on_change(frame, answer)`` hears each new verdict and
     each told event. With a ``store``, the game is written after every change, and what another
     program wrote to it (a draw entered on the page of ``triominoes serve`` on the same file) is
-    taken up before each frame; UnknownGame once another program deleted it. ``still``: every frame is a photo of the table at rest (one a
-    turn), judged as it comes (``GameSession.look_at_photo``) instead of once the picture has
-    held still over several frames."""
+    taken up before each frame; UnknownGame once another program deleted it. ``still``: every
+    frame is a photo of the table at rest (one a turn), judged as it comes
+    (``GameSession.look_at_photo``) instead of once the picture has held still over several
+    frames."""
     places_before = [sum(e["kind"] == "place" for e in told[:i]) for i in range(len(told))]
     pending, last_status = 0, None
 
