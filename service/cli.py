@@ -199,7 +199,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         raise InputError(f"{folder}: no truth files (NAME.json) in that folder")
     predictions = Path(args.pred) if args.pred else None
     if predictions is not None and not predictions.is_file():
-        raise InputError(f"no such file: {predictions}")
+        raise InputError(f"{predictions}: not a file" if predictions.exists() else f"no such file: {predictions}")
     # Each says how the photos are read (--pred: readings already made); --working-size goes
     # only with reading them here.
     given = (("--pred", args.pred), ("--true-outlines", args.true_outlines), ("--live", args.live))

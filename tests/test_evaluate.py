@@ -102,6 +102,9 @@ def test_evaluate_command_with_predictions(tmp_path, capsys):
     # A CSV that cannot be written is told before any photo is read.
     assert main(["evaluate", str(tmp_path), "--pred", str(pred), "--csv", str(tmp_path / "no" / "a.csv")]) == 2
     assert "no such folder" in capsys.readouterr().err
+    for readings, said in ((tmp_path / "missing.jsonl", "no such file"), (tmp_path, "not a file")):
+        assert main(["evaluate", str(tmp_path), "--pred", str(readings)]) == 2
+        assert said in capsys.readouterr().err
     # Ways of reading the photos that cannot all hold (before, all but one were dropped unsaid).
     for ways in (
         ["--pred", str(pred), "--live"],
