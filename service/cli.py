@@ -507,6 +507,8 @@ def _live(args: argparse.Namespace) -> int:
     except ValueError as error:  # StoreError, SourceError, a player count the rules refuse
         raise InputError(str(error)) from None
     print(f"game {session.id} ({', '.join(session.game.players)}; {session.game.rules.name}) in {args.db}")
+    if not told:  # players tell draws, passes and rack totals on the page, which keeps this game with us
+        print(f"  draws, passes and rack totals: on the page of 'triominoes serve --db {args.db}'")
 
     def report(number: int, answer: dict) -> None:
         if answer["status"] not in ("settling", "moving") or args.verbose:

@@ -210,5 +210,6 @@ def test_a_game_deleted_on_the_page_stops_the_camera_program(tmp_path, monkeypat
     monkeypatch.setattr(play_module, "frames", deleting_after_the_first)
     argv = ["live", "--source", str(photos), "--db", str(database), "--players", "Ann", "Bob", "--still"]
     assert main(argv) == 2
-    err = capsys.readouterr().err
+    out, err = capsys.readouterr()
+    assert f"draws, passes and rack totals: on the page of 'triominoes serve --db {database}'" in out
     assert err.count("\n") == 1 and "was deleted from" in err and GameStore(database).list() == []
