@@ -9,6 +9,7 @@ bodies without a length (411), photos that are not images (415), damaged or over
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -85,6 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     store = GameStore(settings.database, settings.live)
     readers: list = []
     loading = threading.Lock()
+    streams: dict[str, anyio.Event] = {}  # per game, set when another page takes its camera over
 
     def reader():
         """The reader, loaded on first use and shared by every request (models load once)."""
@@ -264,8 +266,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except DamagedGame:
             await socket.close(code=4409, reason="the game is stored but cannot be replayed")
             return
+        # One camera per game: frames of two cameras in turn would look like a picture that never
+        # holds still, and no tile would be committed. The newest page takes over; the one before
+        # is told so and closed.
+        taken_over, closing = anyio.Event(), []
+        if game_id in streams:
+            streams[game_id].set()
+        streams[game_id] = taken_over
         await socket.accept()
         slot: dict = {"frame": None, "number": 0, "dropped": 0, "opener": 0, "ready": anyio.Event()}
+
+        async def watch(group: anyio.abc.TaskGroup) -> None:
+            await taken_over.wait()
+            closing.append((4001, "another page streams this game's camera now"))
+            group.cancel_scope.cancel()
 
         async def receive(group: anyio.abc.TaskGroup) -> None:
             while True:
@@ -298,7 +312,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 except ImageError as error:
                     reply = {"status": "error", "message": str(error)}
                 except UnknownGame:
-                    await socket.close(code=4404, reason="the game was deleted")
+                    closing.append((4404, "the game was deleted"))
                     group.cancel_scope.cancel()
                     return
                 reply.update(frame=number, dropped=slot["dropped"])
@@ -311,6 +325,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async with anyio.create_task_group() as group:
             group.start_soon(receive, group)
             group.start_soon(answer, group)
+            group.start_soon(watch, group)
+        if streams.get(game_id) is taken_over:
+            del streams[game_id]
+        if closing:
+            code, reason = closing[0]
+            with contextlib.suppress(RuntimeError):  # the page left meanwhile
+                await socket.close(code=code, reason=reason)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -285,6 +285,26 @@ def test_a_game_deleted_in_another_tab_stops_the_camera_page_with_a_reason(serve
     assert message == "the game was deleted: start or resume another game"
 
 
+def test_a_second_page_streaming_the_games_camera_takes_over_and_hands_back(server):
+    """Two devices open one game's camera: the page that started last streams, the other says so
+    and takes the stream back when its camera button is pressed again."""
+    fake_camera = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
+    game_id = _post(f"{server}/v1/games", {"players": ["Kim", "Lou"], "rules": "pressman-us"})["id"]
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=fake_camera + QUIET)
+        laptop, phone = browser.new_page(), browser.new_page()
+        for page in (laptop, phone):
+            page.goto(f"{server}/#game={game_id}")
+            page.click("#camera")
+            expect(page.locator("#video")).to_have_js_property("readyState", 4, timeout=10_000)
+        expect(laptop.locator("#message")).to_contain_text("another page streams", timeout=10_000)
+        expect(laptop.locator("#camera")).to_be_enabled()
+        laptop.click("#camera")
+        expect(phone.locator("#message")).to_contain_text("another page streams", timeout=10_000)
+        expect(laptop.locator("#status")).not_to_have_text("error", timeout=10_000)  # streaming again
+        browser.close()
+
+
 def test_a_stored_game_is_resumed_from_the_start_page(server):
     """A game kept by the service (a closed tab, another device) is listed on the start page,
     newest first, and picked up again with one click."""

@@ -491,6 +491,25 @@ def test_a_live_socket_of_a_game_deleted_meanwhile_is_closed(client):
     assert client.get(f"/v1/games/{game['id']}").status_code == 404
 
 
+def test_a_second_page_streaming_a_games_camera_takes_over_from_the_first(client):
+    """Frames of two cameras in turn never hold still: the page that streams last keeps the game,
+    the other is closed with 4001 and its reason."""
+    from starlette.websockets import WebSocketDisconnect
+
+    game = new_game(client)
+    photo = (SAMPLES / "board_before.jpg").read_bytes()
+    with client.websocket_connect(f"/v1/games/{game['id']}/live") as first:
+        first.send_bytes(photo)
+        assert first.receive_json()["frame"] == 1
+        with client.websocket_connect(f"/v1/games/{game['id']}/live") as second:
+            first.send_bytes(photo)  # not answered: the first page is closed instead
+            with pytest.raises(WebSocketDisconnect) as closed:
+                first.receive_json()
+            second.send_bytes(photo)
+            assert second.receive_json()["frame"] == 1  # the newer page streams on
+    assert (closed.value.code, closed.value.reason) == (4001, "another page streams this game's camera now")
+
+
 def test_serve_refuses_a_bad_port_or_folder(tmp_path, capsys):
     from service.cli import main
 

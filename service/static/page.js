@@ -5,6 +5,7 @@ const $ = (id) => document.getElementById(id);
 let game = null;      // the game as the service last described it
 let socket = null;
 let waitingForAnswer = false;
+let framesTimer = null;  // sends the camera's frames, once the camera is on
 
 async function call(method, url, body) {
   const options = { method, headers: {} };
@@ -224,9 +225,13 @@ function connect() {
     socket = null;
     waitingForAnswer = false;
     // 4404: the game was deleted (another tab); 4409: it is stored but cannot be replayed. Either
-    // way connecting again gets the same answer: say why and stop.
+    // way connecting again gets the same answer: say why and stop. 4001: another page streams
+    // this game's camera now; this one stops, and its camera button takes the stream back.
     if (event.code === 4404 || event.code === 4409) setStatus("error", event.reason + ": start or resume another game");
-    else setTimeout(() => game && connect(), 2000);
+    else if (event.code === 4001) {
+      setStatus("error", event.reason + ": press the camera button to stream from this page again");
+      $("camera").disabled = false;
+    } else setTimeout(() => game && connect(), 2000);
   };
 }
 
@@ -269,7 +274,7 @@ async function startCamera() {
   $("camera").disabled = true;
   $("stage").classList.remove("photo");  // the video again, the overlay over it
   if (!socket) connect();
-  setInterval(sendFrame, 150);
+  if (!framesTimer) framesTimer = setInterval(sendFrame, 150);
 }
 
 // A photo of the table after each turn: a phone's camera, where the page cannot stream one. The
