@@ -35,6 +35,7 @@ from vision.image_io import ImageError, decode_image
 
 STATIC = Path(__file__).parent / "static"
 IMAGE_STATUS = {"too_large": 413, "too_small": 422, "not_image": 415, "damaged": 422}
+DAMAGED = (4409, "the game is stored but cannot be replayed")  # a live socket's close code and reason
 
 
 @dataclass(frozen=True)
@@ -264,7 +265,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await socket.close(code=4404, reason="no game has that id")
             return
         except DamagedGame:
-            await socket.close(code=4409, reason="the game is stored but cannot be replayed")
+            await socket.close(*DAMAGED)
             return
         # One camera per game: frames of two cameras in turn would look like a picture that never
         # holds still, and no tile would be committed. The newest page takes over; the one before
@@ -311,8 +312,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     reply = await run_in_threadpool(see_frame, session, pixels, slot["opener"])
                 except ImageError as error:
                     reply = {"status": "error", "message": str(error)}
-                except UnknownGame:
-                    closing.append((4404, "the game was deleted"))
+                except (UnknownGame, DamagedGame) as gone:  # deleted, or rewritten unreplayably, by another program
+                    closing.append((4404, "the game was deleted") if isinstance(gone, UnknownGame) else DAMAGED)
                     group.cancel_scope.cancel()
                     return
                 reply.update(frame=number, dropped=slot["dropped"])
@@ -322,12 +323,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 except (WebSocketDisconnect, RuntimeError):
                     return  # the page went away while its frame was being read
 
-        async with anyio.create_task_group() as group:
-            group.start_soon(receive, group)
-            group.start_soon(answer, group)
-            group.start_soon(watch, group)
-        if streams.get(game_id) is taken_over:
-            del streams[game_id]
+        try:
+            async with anyio.create_task_group() as group:
+                group.start_soon(receive, group)
+                group.start_soon(answer, group)
+                group.start_soon(watch, group)
+        finally:
+            if streams.get(game_id) is taken_over:
+                del streams[game_id]
         if closing:
             code, reason = closing[0]
             with contextlib.suppress(RuntimeError):  # the page left meanwhile

@@ -491,6 +491,23 @@ def test_a_live_socket_of_a_game_deleted_meanwhile_is_closed(client):
     assert client.get(f"/v1/games/{game['id']}").status_code == 404
 
 
+def test_a_live_socket_of_a_game_rewritten_unreplayably_meanwhile_is_closed(client, tmp_path):
+    """Another program (another version) writes a log this one cannot replay: 4409, as on connecting."""
+    import sqlite3
+
+    from starlette.websockets import WebSocketDisconnect
+
+    game = new_game(client)
+    with client.websocket_connect(f"/v1/games/{game['id']}/live") as socket:
+        other = sqlite3.connect(tmp_path / "games.sqlite3")
+        other.execute('UPDATE games SET events = \'[{"kind": "jump"}]\', updated = 1 WHERE id = ?', (game["id"],))
+        other.commit()
+        socket.send_bytes((SAMPLES / "board_before.jpg").read_bytes())
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+    assert closed.value.code == 4409
+
+
 def test_a_second_page_streaming_a_games_camera_takes_over_from_the_first(client):
     """Frames of two cameras in turn never hold still: the page that streams last keeps the game,
     the other is closed with 4001 and its reason."""
