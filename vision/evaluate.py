@@ -300,17 +300,18 @@ def evaluate(
     ``live``: each photo read as a live game reads it, knowing the board of the earlier photo's
     truth instead of reading that photo)."""
     files = truth_files(folder)
+    truths = [_truth(file) for file in files]  # each read once, and every one checked before any photo is read
     without_reading = 0
     if true_outlines:
-        readings = _read_at_true_outlines(folder, files)
+        readings = _read_at_true_outlines(folder, truths)
     elif predictions is not None:
-        readings, without_reading = _predicted(predictions, files)
+        readings, without_reading = _predicted(predictions, truths)
     else:
-        readings = _read_all(folder, files, working_size, live)
+        readings = _read_all(folder, files, truths, working_size, live)
     rows = []
-    pairs = zip(files, readings)
-    for file, reading in report(pairs, len(files), "evaluate") if report else pairs:
-        rows.append(compare(_truth(file), reading))
+    pairs = zip(truths, readings)
+    for truth, reading in report(pairs, len(files), "evaluate") if report else pairs:
+        rows.append(compare(truth, reading))
     with open(csv_path, "w", newline="") as out:
         writer = csv.DictWriter(out, COLUMNS)
         writer.writeheader()
@@ -321,9 +322,9 @@ def evaluate(
     return {"photos": figures["photos"], "photos_without_reading": without_reading, **figures}
 
 
-def _predicted(predictions: Path, files: list[Path]) -> tuple[list[dict], int]:
+def _predicted(predictions: Path, truths: list[dict]) -> tuple[list[dict], int]:
     """The readings of ``predictions`` (one JSON line per photo, as ``read --out`` writes), in the
-    order of ``files``, matched by the photo's file name, and how many photos have none (each
+    order of ``truths``, matched by the photo's file name, and how many photos have none (each
     counts as no tile found). EvaluationError where a line is not a reading, or where no line
     names a photo of the folder (readings of another folder would count as nothing found,
     silently)."""
@@ -334,19 +335,18 @@ def _predicted(predictions: Path, files: list[Path]) -> tuple[list[dict], int]:
             by_name[Path(reading["image"]["path"]).name] = reading
         except (json.JSONDecodeError, KeyError, TypeError) as error:
             raise EvaluationError(f"{predictions} line {number}: not a reading ({error!r})") from None
-    names = [_truth(file)["image"]["path"] for file in files]
+    names = [truth["image"]["path"] for truth in truths]
     if names and not by_name.keys() & set(names):
         raise EvaluationError(f"{predictions} reads none of the {len(names)} photos (readings match by file name)")
     return [by_name.get(name, {"tiles": []}) for name in names], sum(name not in by_name for name in names)
 
 
-def _read_all(folder: Path, files: list[Path], working_size: int | None = None, live: bool = False):
+def _read_all(folder: Path, files: list[Path], truths: list[dict], working_size: int | None = None, live: bool = False):
     from vision.image_io import load_image
     from vision.reader import Reader
 
     reader = Reader(working_size=working_size)
-    for file in files:
-        truth = _truth(file)
+    for file, truth in zip(files, truths):
         image_path = folder / truth["image"]["path"]
         previous, known = None, None
         before = image_path.with_name(image_path.stem + "_before" + image_path.suffix)
@@ -368,7 +368,7 @@ def board_of(truth: dict) -> Board:
     )
 
 
-def _read_at_true_outlines(folder: Path, files: list[Path]):
+def _read_at_true_outlines(folder: Path, truths: list[dict]):
     """Each truth file's own tiles, at their true corners and cells, read by the classifier and
     the decoder alone: the corner errors left when the finder and the lattice make none."""
     from vision.crops import corner_crops
@@ -377,8 +377,7 @@ def _read_at_true_outlines(folder: Path, files: list[Path]):
     from vision.reader import Reader, read_colour_or_grey, read_numbers
 
     reader = Reader()
-    for file in files:
-        truth = _truth(file)
+    for truth in truths:
         tiles = [t for t in truth["tiles"] if not any(c.get("hidden") for c in t["corners"])]
         if not tiles:
             yield {"tiles": []}

@@ -248,15 +248,8 @@ class Reader:
         face_down = _backs_from_farther(sight, sights[1:])
         rules_used = replace(rules, max_number=sight.max_number)
         board = joined_board(tiles)
-        seen_before = known if known is not None else joined_board(previous.tiles) if previous is not None else None
-        violations = _shown_broken(validate_board(board, rules_used), board, seen_before)
-        notes = _notes(sight, sights[0], tiles, known)
-        if unjoined := sum(v.kind == "no_edge_contact" for v in violations):
-            tiles_are = "1 tile is" if unjoined == 1 else f"{unjoined} tiles are"
-            notes.append(
-                f"{tiles_are} not joined to the board in the photo: a hand, or tiles the reader did not find,"
-                " may hide what joins them"
-            )
+        violations = _shown_broken(validate_board(board, rules_used), board, known, previous)
+        notes = _notes(sight, sights[0], tiles, known, violations)
         last, note = self._placement(image, tiles, board, rules_used, sight, changed, previous, previous_image, known)
         if note:
             notes.append(note)
@@ -753,7 +746,9 @@ class Reader:
         return [candidates[k] for k in keep], triangles[keep], probabilities[keep]
 
 
-def _notes(sight: _Sight, first: _Sight, tiles: Sequence[ReadTile], known: Board | None) -> list[str]:
+def _notes(
+    sight: _Sight, first: _Sight, tiles: Sequence[ReadTile], known: Board | None, violations: Sequence[Violation]
+) -> list[str]:
     """What a reading says of itself: unsure numbers, tiles it could not read, how the tiles
     were found (``first``: the first look, to say how the chosen one differs), and why the
     photo may read poorly."""
@@ -794,15 +789,25 @@ def _notes(sight: _Sight, first: _Sight, tiles: Sequence[ReadTile], known: Board
         notes.append("a loose tile shows no mark: the 0-0-0 tile face up, or a pip tile's back")
     if known is not None and len(known) and not sight.knows_the_board:
         notes.append("the game's board cannot be matched to the tiles in this photo")
+    if unjoined := sum(v.kind == "no_edge_contact" for v in violations):
+        tiles_are = "1 tile is" if unjoined == 1 else f"{unjoined} tiles are"
+        notes.append(
+            f"{tiles_are} not joined to the board in the photo: a hand, or tiles the reader did not find,"
+            " may hide what joins them"
+        )
     return notes
 
 
-def _shown_broken(violations: Sequence[Violation], board: Board, seen_before: Board | None) -> tuple[Violation, ...]:
+def _shown_broken(
+    violations: Sequence[Violation], board: Board, known: Board | None, previous: Reading | None
+) -> tuple[Violation, ...]:
     """The board's violations, but for tiles not joined in the photo that the board seen before
-    joins (a live game's board, or the earlier photo's): a hand over the board hides the tiles
-    between, which were seen placed."""
-    unjoined = any(v.kind == "no_edge_contact" for v in violations)
-    mapping = frame_map(seen_before, board) if unjoined and seen_before is not None and len(seen_before) else None
+    joins (a live game's board ``known``, else the ``previous`` photo's): a hand over the board
+    hides the tiles between, which were seen placed."""
+    if not any(v.kind == "no_edge_contact" for v in violations):
+        return tuple(violations)
+    seen_before = known if known is not None else previous.board if previous is not None else None
+    mapping = frame_map(seen_before, board) if seen_before is not None and len(seen_before) else None
     if mapping is None:
         return tuple(violations)
     cells = {p.cell for p in board.placements} | {mapping.cell(p.cell) for p in seen_before.placements}
