@@ -222,9 +222,8 @@ def _place(state: GameState, event: Place, rules: Rules) -> tuple[GameState, Log
         passes_in_row=0,
         **_next_turn(state, player),
     )
-    bonus_text = "".join(f" +{b.points} {b.kind}" for b in result.score.bonuses)
     tile = result.to_dict()["tile"]
-    text = f"{state.players[player]} plays {tile} at {list(event.cell)}: {result.score.base}{bonus_text}"
+    text = f"{state.players[player]} plays {tile} at {list(event.cell)}: {result.score.breakdown}"
     return new, LogEntry(event, state.round, deltas, text, result)
 
 

@@ -39,6 +39,11 @@ class Score:
     def total(self) -> int:
         return self.base + sum(b.points for b in self.bonuses)
 
+    @property
+    def breakdown(self) -> str:
+        """The base and each bonus, as a score sheet writes them: "8 +50 bridge"."""
+        return str(self.base) + "".join(f" +{b.points} {b.kind}" for b in self.bonuses)
+
     def to_dict(self) -> dict:
         return {"total": self.total, "base": self.base, "bonuses": [b.to_dict() for b in self.bonuses]}
 
@@ -56,6 +61,13 @@ class PlacementResult:
     @property
     def legal(self) -> bool:
         return not self.violations
+
+    @property
+    def in_words(self) -> str:
+        """What a player is told of it: "[1, 3, 4] at [-1, 1]: 8 +50 bridge = 58", and "(illegal)"."""
+        tile = self.to_dict()["tile"]
+        illegal = "" if self.legal else " (illegal)"
+        return f"{tile} at {list(self.cell)}: {self.score.breakdown} = {self.score.total}{illegal}"
 
     def to_dict(self) -> dict:
         sorted_rotation = canonical(self.corners)

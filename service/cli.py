@@ -96,12 +96,7 @@ def _summary(reading) -> str:
         lines.append(f"  {format_corners(tile.numbers)} {loose}{tile.place}{flag}")
     lines += [f"  violation: {v.message}" for v in reading.violations]
     if reading.last_placement:
-        result = reading.last_placement
-        bonuses = "".join(f" +{b.points} {b.kind}" for b in result.score.bonuses)
-        lines.append(
-            f"  last tile {result.to_dict()['tile']} at {list(result.cell)}: "
-            f"{result.score.base}{bonuses} = {result.score.total}" + ("" if result.legal else " (illegal)")
-        )
+        lines.append(f"  last tile {reading.last_placement.in_words}")
     lines += [f"  note: {n}" for n in reading.notes]
     return "\n".join(lines)
 

@@ -278,6 +278,14 @@ def test_illegal_placement_is_still_scored():
     assert not result.legal and result.score.total == 6
 
 
+def test_a_placement_in_words_gives_tile_cell_breakdown_and_total():
+    bridge = judge_placement(BRIDGE, BRIDGE_MOVE, get_rules("pressman-us"))
+    assert bridge.score.breakdown == "9 +40 bridge"
+    assert bridge.in_words == f"{bridge.to_dict()['tile']} at [-2, 1]: 9 +40 bridge = 49"
+    illegal = judge_placement(CONTRACT, PlacedTile((1, 1), (5, 0, 1)), get_rules("pressman-us"))
+    assert illegal.in_words == "[0, 1, 5] at [1, 1]: 6 = 6 (illegal)"
+
+
 def test_unknown_preset_is_named():
     with pytest.raises(ValueError, match="unknown rule preset 'house'"):
         get_rules("house")

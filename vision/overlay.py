@@ -39,10 +39,7 @@ def draw_overlay(image: np.ndarray, reading: Reading) -> np.ndarray:
             _write(out, text, (int(spot[0] - w / 2), int(spot[1] + h / 2)), scale, colour, thick)
     lines = []
     if reading.last_placement:
-        score = reading.last_placement.score
-        bonuses = " ".join(f"+{b.points} {b.kind}" for b in score.bonuses)
-        legal = "" if reading.last_placement.legal else " (illegal)"
-        lines.append(f"last tile {score.base} {bonuses} = {score.total}{legal}")
+        lines.append(f"last tile {reading.last_placement.in_words}")
     lines += [v.message for v in reading.violations[:4]]
     for k, line in enumerate(lines):
         _write(out, line, (10, 28 + 26 * k), 0.7, LAST if k == 0 and reading.last_placement else BAD, 2)
