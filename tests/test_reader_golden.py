@@ -11,6 +11,7 @@ import pytest
 from PIL import Image
 
 import vision.backs as backs_module
+import vision.known
 import vision.reader as reader_module
 import vision.sizes as sizes_module
 from engine.lattice import edge_neighbours
@@ -572,10 +573,10 @@ def test_tiles_an_arm_cuts_off_join_the_known_board_with_the_tile_added_among_th
 
     row = judged()
     assert (row["found"], row["extra"], row["wrong_corners"], row["misplaced"], row["score_right"]) == (9, 0, 0, 0, 1)
-    monkeypatch.setattr(reader_module, "_glued_beside", lambda *args: {})  # the known tiles alone
+    monkeypatch.setattr(vision.known, "_glued_beside", lambda *args: {})  # the known tiles alone
     row = judged()
     assert (row["misplaced"], row["score_right"]) == (1, 0)
-    monkeypatch.setattr(reader_module, "_placed_as_known", lambda *args: {})  # as before
+    monkeypatch.setattr(reader_module, "placed_as_known", lambda *args: {})  # as before
     row = judged()
     assert (row["misplaced"], row["score_right"]) == (4, 0)
 

@@ -15,7 +15,8 @@ from engine.simulate import random_board
 from service.cli import main
 from vision.evaluate import board_of, compare
 from vision.image_io import load_image
-from vision.reader import Reader, _Known, _known_matched, _known_placed
+from vision.known import KnownBoard, known_matched, known_placed
+from vision.reader import Reader
 from vision.records import ReadTile
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -158,10 +159,10 @@ def known_here(known: Board, placements, shown=None, provisional=()) -> dict:
             else:
                 probabilities[t, i, n] += 0.55
                 probabilities[t, i, shown[t][i]] += 0.45
-    game, cells = _Known(known, frozenset(provisional)), [c for c, _ in placements]
-    sure, hints = _known_placed(game, probabilities, cells)
+    game, cells = KnownBoard(known, frozenset(provisional)), [c for c, _ in placements]
+    sure, hints = known_placed(game, probabilities, cells)
     if not sure:
-        sure, hints = _known_matched(game, tiles, cells)
+        sure, hints = known_matched(game, tiles, cells)
     return {**sure, **hints}
 
 
@@ -215,8 +216,8 @@ def test_a_known_board_the_corners_cannot_place_is_matched_by_the_tiles_decoded(
     known = random_board(5, 12)
     moved = LatticeMap(3, -2, 2)
     read = [moved.corners(p.cell, p.corners) for p in known.placements]
-    game, cells = _Known(known, frozenset()), [cell for cell, _ in read]
+    game, cells = KnownBoard(known, frozenset()), [cell for cell, _ in read]
     chance = np.full((len(read), 3, 8), 1 / 8)
-    assert _known_placed(game, chance, cells) == ({}, {})
+    assert known_placed(game, chance, cells) == ({}, {})
     tiles = [ReadTile(cell, np.zeros((3, 2)), corners, (1.0, 1.0, 1.0), True, False) for cell, corners in read]
-    assert _known_matched(game, tiles, cells) == (dict(read), {})
+    assert known_matched(game, tiles, cells) == (dict(read), {})

@@ -39,16 +39,15 @@ from vision.find import (
     split_merged,
     triangularity,
 )
+from vision.known import any_tile_added, placed_as_known
 from vision.lattice import LatticeFit, fit_board, fit_lattice
 from vision.reader import (
     DECIDING_CORNERS,
     GREY_FROM_SIDE,
     _a_found_tile_across,
     _alone_read_loose,
-    _any_tile_added,
     _beside_the_board,
     _best_look,
-    _placed_as_known,
     _readable,
     _Sight,
     read_colour_or_grey,
@@ -391,11 +390,11 @@ def test_a_tile_added_is_one_the_game_lacks_in_a_cell_it_leaves_empty():
         moved = Board(tuple(placements)).moved(frame)
         return [ReadTile(p.cell, outline, p.corners, (1.0,) * 3, True, False) for p in moved.placements]
 
-    assert not _any_tile_added(known, read(known.placements))
-    assert _any_tile_added(known, read(board.placements))
+    assert not any_tile_added(known, read(known.placements))
+    assert any_tile_added(known, read(board.placements))
     empty = next(cell for cell in sorted(known.frontier()) if cell != board.placements[-1].cell)
     again = PlacedTile(empty, known.placements[0].corners)
-    assert not _any_tile_added(known, read((*known.placements, again)))
+    assert not any_tile_added(known, read((*known.placements, again)))
 
 
 def test_the_cell_that_changed_is_judged_though_the_two_readings_cannot_be_matched():
@@ -1020,8 +1019,8 @@ def test_loose_tiles_read_as_known_ones_join_the_cells_the_game_has_them_in():
         seen((0, 3), shift=(3 * side, 0)),  # read as a known tile that lies far from here
         seen((3, 0), numbers=(1, 2, 3)),  # read as the board's own tile, whose cell is taken
     ]
-    assert _placed_as_known(tiles, expected, fit) == {1: ((3, 0), 1)}
-    assert _placed_as_known(tiles, expected, replace(fit, homography=None)) == {}
+    assert placed_as_known(tiles, expected, fit) == {1: ((3, 0), 1)}
+    assert placed_as_known(tiles, expected, replace(fit, homography=None)) == {}
 
 
 class _SureOf:

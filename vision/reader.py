@@ -10,13 +10,13 @@
 Stages: find tiles -> fit the lattice (dropping outlines the wrong size for a tile there:
 ``vision.sizes``) -> cut corner crops -> classify them in one batch -> complete the board -> set
 face-down tiles apart (``vision.backs``) -> decode with the game's constraints -> validate (and
-score the tile added since an earlier photo: ``vision.added``). A close-up, whose tiles are
-too large for the finder, is found and read again with the photo shrunk further.
+score the tile added since an earlier photo: ``vision.added``). A live game's known board is
+placed in the photo's lattice by ``vision.known``. A close-up, whose tiles are too large for the
+finder, is found and read again with the photo shrunk further.
 """
 
 from __future__ import annotations
 
-import functools
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -29,7 +29,7 @@ from engine.board import Board, PlacedTile, Violation, edge_components, validate
 from engine.lattice import Cell, LatticeMap, cell_corners, edge_neighbours, point_xy
 from engine.rules import DEFAULT_PRESET, Rules, get_rules
 from engine.scoring import PlacementResult
-from engine.tiles import LARGE_MAX, STANDARD_MAX, canonical, rotations, tile_set
+from engine.tiles import LARGE_MAX, STANDARD_MAX, tile_set
 from models.classes import NO_NUMBER
 from models.classifier import DEFAULT_MODEL, CornerClassifier
 from models.finder_data import READ_LONG_SIDE
@@ -54,7 +54,7 @@ from vision.backs import (
     unlike_any_number,
 )
 from vision.crops import corner_crops, greyed
-from vision.decode import UNSURE_BELOW, decode_in_either_set, place_known
+from vision.decode import UNSURE_BELOW, decode_in_either_set
 from vision.find import (
     DEFAULT_FINDER,
     SECOND_LOOK_COST,
@@ -68,8 +68,9 @@ from vision.find import (
     seen_scale,
 )
 from vision.image_io import as_photo
-from vision.lattice import LatticeFit, first_corner, fit_board
-from vision.records import Reading, ReadTile, joined_board
+from vision.known import KnownBoard, any_tile_added, known_matched, known_placed, placed_as_known
+from vision.lattice import LatticeFit, fit_board
+from vision.records import Reading, ReadTile, inside_a_board_tile, joined_board, outlines_of
 from vision.sizes import (
     SIZE_TOLERANCE,
     SIZING_READ_TILES,
@@ -109,10 +110,6 @@ ENLARGED_TILE_SIDE = 36.0  # ... shown to it this large (enlarged where needed; 
 CLOSER_JOINS_AT_LEAST = 0.5  # a closer look joining less than this share of its outlines is weighed against the first
 LOOK_AGAIN_MISFIT = 0.3  # previous board corners this far (tile sides) off its plane are left out of it
 SAME_TILE_LOOK = 0.6  # a cell whose two photos correlate this well shows the same tile in both
-KNOWN_AGREEING = 3  # tiles read as a known board has them, in its place, that show it is the board in the photo
-KNOWN_OFF_SHARE = 0.25  # ... while, besides the new tile, at most this share of the tiles read lie off it
-KNOWN_LOOSE_WITHIN = 1.5  # a loose tile read as a known one joins its cell when centred this close to it (sides) ...
-GLUED_MISFIT = 0.3  # ... and a loose tile whose corners lie this close (sides) to a cell beside it joins too
 DECIDING_CORNERS = 60  # the board's first corners, read both in colour and greyed to choose how to read it ...
 GREY_FROM_SIDE = 35.0  # ... where its tiles are this large (photo pixels): smaller, the choice is noise
 FROM_ABOVE_BELOW = 0.8  # a board the camera's slant squashes more than this (37 degrees off vertical) ...
@@ -168,20 +165,6 @@ class _Sight:
         return sum(t.cell is not None for t in self.tiles), len(self.tiles)
 
 
-@dataclass(frozen=True)
-class _Known:
-    """A live game's board as told to the reader, with the cells placed from an unsure reading
-    (their numbers only hints)."""
-
-    board: Board
-    provisional: frozenset[Cell] = frozenset()
-
-    @functools.cached_property
-    def sure(self) -> Board:
-        """The tiles placed from a sure reading: they set the board's frame in a photo."""
-        return self.board.without(self.provisional)
-
-
 class Reader:
     def __init__(
         self,
@@ -224,7 +207,7 @@ class Reader:
         previous_image = None if previous_image is None else as_photo(previous_image, "the previous photo")
         height, width = image.shape[:2]
         rules = get_rules(rules) if isinstance(rules, str) else rules or self.rules
-        game = _Known(known, frozenset(provisional)) if known is not None else None
+        game = KnownBoard(known, frozenset(provisional)) if known is not None else None
         timing: dict[str, float] = {}
         clock = time.perf_counter()
 
@@ -258,7 +241,12 @@ class Reader:
         return Reading(path, width, height, tiles, face_down, sight.unread, violations, last, timing, tuple(notes))
 
     def _looks(
-        self, image: np.ndarray, rules: Rules, first_look: FirstLook, lap: Callable[[str], None], game: _Known | None
+        self,
+        image: np.ndarray,
+        rules: Rules,
+        first_look: FirstLook,
+        lap: Callable[[str], None],
+        game: KnownBoard | None,
     ) -> list[_Sight]:
         """The first look at the photo, then the others it calls for; the one that joins the most
         tiles into the board wins (``_best_look``).
@@ -295,7 +283,7 @@ class Reader:
         rules: Rules,
         first_look: FirstLook,
         lap: Callable[[str], None],
-        game: _Known | None,
+        game: KnownBoard | None,
     ) -> tuple[_Sight, tuple[ReadTile, ...], Cell | None]:
         """The look, its tiles and the one cell that changed (None: not known), once the earlier
         photo is weighed: an opening tile it showed, and where the camera kept still the cell
@@ -307,7 +295,7 @@ class Reader:
         if previous_image is not None and changed is None:
             # Or a live game's board known, and its last still frame given: there too the tile
             # added may be one the finder missed, where no tile the game lacks was read.
-            live = game is not None and sight.knows_the_board and not _any_tile_added(game.board, tiles)
+            live = game is not None and sight.knows_the_board and not any_tile_added(game.board, tiles)
             if previous is not None or live:
                 again, changed = self._missed_tile_added(previous_image, image, sight, rules, first_look, lap, game)
                 if changed is not None:
@@ -354,7 +342,7 @@ class Reader:
         first_look: FirstLook,
         sight: _Sight,
         lap: Callable[[str], None],
-        known: _Known | None,
+        known: KnownBoard | None,
     ) -> _Sight | None:
         """The board of ``sight`` looked at again in a view from straight above, when the camera's
         slant squashes it (``FROM_ABOVE_BELOW``) and it is large enough to show its plane
@@ -379,7 +367,7 @@ class Reader:
         # neighbours' numbers: an outline that lies on no tile the sight read must be a tile's
         # size where the plane puts it, show a face the colour of the board's, and lie where the
         # first look marked a tile's core (the cores it ran together).
-        read = _outlines_of(sight.tiles)
+        read = outlines_of(sight.tiles)
         new = np.flatnonzero(~inside(found.mean(1), read).any(1))
         if len(new):
             sized = about_the_size(found[new], fit.sides_at(found[new].mean(1)), FROM_ABOVE_SIZE)
@@ -387,7 +375,7 @@ class Reader:
             cored = first_look.core_at(found[new]) > MISSED_CORE_ABOVE
             found = np.delete(found, new[~(sized & faced & cored)], axis=0)
         lap("find")
-        board = _outlines_of([t for t in sight.tiles if t.cell is not None])
+        board = outlines_of([t for t in sight.tiles if t.cell is not None])
         holding = inside(found.mean(1), board)  # (found, board tiles)
         if len(found) == len(board) and (holding.sum(0) == 1).all() and (holding.sum(1) == 1).all():
             return None  # the view shows the tiles the board has, one outline each: nothing to read again
@@ -405,7 +393,7 @@ class Reader:
         rules: Rules,
         first_look: FirstLook,
         lap: Callable[[str], None],
-        known: _Known | None,
+        known: KnownBoard | None,
         enlarge_to: float | None = None,
     ) -> _Sight:
         """Tiles found from the finder's ``first_look`` (small ones looked at again, enlarged
@@ -427,7 +415,7 @@ class Reader:
                 sight, outlines = plain, first_look.outlines
         if shows_its_plane(sight.fit) or sight.too_close or len(sight.tiles) < SIZING_READ_TILES:
             return sight  # sized by the board already, or a look from farther follows
-        sized = about_the_size(outlines, np.median(edge_lengths(_outlines_of(sight.tiles)).mean(1)), SIZE_TOLERANCE)
+        sized = about_the_size(outlines, np.median(edge_lengths(outlines_of(sight.tiles)).mean(1)), SIZE_TOLERANCE)
         if sized.all():
             return sight
         again = self._read_outlines(image, outlines[sized], rules, first_look, lap, known)
@@ -440,7 +428,7 @@ class Reader:
         rules: Rules,
         first_look: FirstLook,
         lap: Callable[[str], None],
-        known: _Known | None,
+        known: KnownBoard | None,
     ) -> _Sight:
         """The finder's outlines read: fit the lattice, classify the corners, complete the
         board (and glue it again when that bridges a gap: ``_glued_again``), set backs apart and
@@ -498,7 +486,7 @@ class Reader:
         read_surely = _read_surely(up_probabilities[tiles_there & readable])
         if read_surely < HARD_TO_READ_BELOW:  # a known board's tiles read as the game has them stay sure
             tiles = tuple(t if expected.get(t.cell) == t.numbers else _no_surer_than(t, read_surely) for t in tiles)
-        read_outlines = _outlines_of(tiles)
+        read_outlines = outlines_of(tiles)
         room = len(tile_set(max_number)) - len(tiles)  # a set has no more tiles to lie face down
         face_down = coloured_like(
             like_the_read_tiles(face_down, read_outlines, fit, first_look), read_outlines, image, room
@@ -531,7 +519,7 @@ class Reader:
         cells: list[Cell | None],
         grey: bool,
         rules: Rules,
-        known: _Known | None,
+        known: KnownBoard | None,
         probabilities: np.ndarray,
         corners: np.ndarray,
         up_cells: list[Cell | None],
@@ -540,11 +528,11 @@ class Reader:
         the set's highest number, the known board's tiles expected in this photo's cells (empty:
         none) and the probabilities decoded. With a known board placed here, its cells the
         finder missed are read too, and tiles read as known ones elsewhere take the game's cells
-        (``_placed_as_known``); without one, a tile alone in the lattice is read as a loose one."""
-        expected, hints = _known_placed(known, probabilities, up_cells)
+        (``placed_as_known``); without one, a tile alone in the lattice is read as a loose one."""
+        expected, hints = known_placed(known, probabilities, up_cells)
         if not expected:  # no known board, or its place not clear from the corners: decode, then match the tiles read
             read, max_number = read_numbers(probabilities, corners, up_cells, rules)
-            expected, hints = _known_matched(known, read, up_cells)
+            expected, hints = known_matched(known, read, up_cells)
         if not expected:  # a known board's tile keeps the cell the game has it in, alone or not
             return _alone_read_loose(read), max_number, expected, probabilities
         found_cells, found_corners, found_probabilities = self._known_missed(image, fit, expected, cells, grey)
@@ -552,7 +540,7 @@ class Reader:
         corners = np.concatenate([corners, found_corners])
         probabilities = np.concatenate([probabilities, found_probabilities])
         read, max_number = read_numbers(probabilities, corners, up_cells, rules, expected, hints)
-        placed = _placed_as_known(read, expected, fit)
+        placed = placed_as_known(read, expected, fit)
         if placed:
             up_cells, corners, probabilities = list(up_cells), corners.copy(), probabilities.copy()
             for k, (cell, first) in placed.items():
@@ -597,7 +585,7 @@ class Reader:
             triangles = now
             if not kept_still:
                 plane = np.array([point_xy(mapping.point(p)) for t in board for p in cell_corners(t.cell)])
-                corners = _outlines_of(board)
+                corners = outlines_of(board)
                 side = median_side(corners)
                 homography, _ = cv2.findHomography(plane, corners.reshape(-1, 2), cv2.RANSAC, LOOK_AGAIN_MISFIT * side)
                 if homography is None:
@@ -627,7 +615,7 @@ class Reader:
         rules: Rules,
         first_look: FirstLook,
         lap: Callable[[str], None],
-        known: _Known | None,
+        known: KnownBoard | None,
     ) -> tuple[_Sight, Cell | None]:
         """The sight with the tile added since ``earlier``, taken from the same place, where
         the finder missed it, and that tile's cell: the one empty cell beside the board that
@@ -640,7 +628,7 @@ class Reader:
         beside = beside[_in_view(beside, image)]
         if not board or not len(beside):
             return sight, None
-        only = changed_beside(earlier, image, _outlines_of(board), beside)
+        only = changed_beside(earlier, image, outlines_of(board), beside)
         if only is None:
             return sight, None
         cell = beside[only]
@@ -653,7 +641,7 @@ class Reader:
         own = own[~_overlapping(own, cell[None])[:, 0]]
         again = self._read_outlines(image, np.concatenate([own, cell[None]]), rules, first_look, lap, known)
         joined = [t for t in again.tiles if t.cell is not None]
-        there = np.flatnonzero(inside(cell.mean(0)[None], _outlines_of(joined))[0])
+        there = np.flatnonzero(inside(cell.mean(0)[None], outlines_of(joined))[0])
         if not len(there) or again.found[0] <= sight.found[0]:
             return sight, None
         # Read from the sight's own outlines: still that look, at its size.
@@ -912,7 +900,7 @@ def _the_cell_that_changed(earlier: np.ndarray, image: np.ndarray, tiles: Sequen
     place, where no other tile's did (``changed_only``): the tile added, whatever either photo's
     reading made of the others."""
     on_board = [t for t in tiles if t.cell is not None]
-    only = changed_only(earlier, image, _outlines_of(on_board))
+    only = changed_only(earlier, image, outlines_of(on_board))
     return None if only is None else on_board[only].cell
 
 
@@ -924,23 +912,6 @@ def _all_but_the_one_changed(
     (``changed_alone``): those lay there already. Empty where no one cell changed alone."""
     alone = changed_alone(earlier, image, np.array([corners_at[p.cell] for p in new], np.float64))
     return set() if alone is None else {p.cell for k, p in enumerate(new) if k != alone}
-
-
-def _any_tile_added(known: Board, tiles: Sequence[ReadTile]) -> bool:
-    """Whether the tiles read show a tile that a game's ``known`` board lacks, in a cell it
-    leaves empty (put in the photo's frame by the tiles both show): a tile read again where the
-    board has it already is a misread, not one added."""
-    board = joined_board(tiles)
-    mapping = frame_map(known, board)
-    if mapping is None:
-        return False
-    there = {mapping.cell(placed.cell) for placed in known.placements}
-    return any(p.cell not in there and p.tile not in known.by_tile for p in board.placements)
-
-
-def _outlines_of(tiles: Sequence[ReadTile]) -> np.ndarray:
-    """(N, 3, 2) the tiles' corners."""
-    return np.array([t.corners for t in tiles]).reshape(-1, 3, 2)
 
 
 def _in_view(triangles: np.ndarray, image: np.ndarray) -> np.ndarray:
@@ -973,131 +944,12 @@ def read_numbers(
     return tiles, max_number
 
 
-_KnownHere = tuple[dict[Cell, tuple[int, int, int]], dict[Cell, tuple[int, int, int]]]  # sure tiles, hints
-
-
-def _known_placed(known: _Known | None, probabilities: np.ndarray, cells: Sequence[Cell | None]) -> _KnownHere:
-    """The known board's tiles in this photo's lattice frame, the sure ones (expected) apart
-    from the provisional ones (hints), where the corners' probabilities place it
-    (``place_known``: ``probabilities`` and ``cells`` of the face-up tiles, before decoding).
-    This needs no decoding first, which a live game, reading every still frame with its board
-    known, would otherwise pay twice; and it holds where small tiles are misread all over a
-    board that is there. Empty where no place wins clearly (``_known_matched`` then), or where
-    that place leaves many tiles read off the board (``_known_in``)."""
-    if known is None or not len(known.sure):
-        return {}, {}
-    placed = place_known([(p.cell, p.corners) for p in known.sure.placements], probabilities, cells)
-    return _known_in(known, placed[0], cells) if placed else ({}, {})
-
-
-def _known_matched(known: _Known | None, tiles: Sequence[ReadTile], cells: Sequence[Cell | None]) -> _KnownHere:
-    """``_known_placed``, by the frame map of the tiles decoded instead (each photo picks its
-    own frame), which needs ``KNOWN_AGREEING`` sure tiles (or all of them in cells read here)
-    read the same: one tile of the set shared by chance sets a frame for any board."""
-    if known is None or not len(known.sure):
-        return {}, {}
-    read = joined_board(tiles)
-    mapping = frame_map(known.sure, read)
-    if mapping is None:
-        return {}, {}
-    sure, hints = _known_in(known, mapping, cells)
-    both = [cell for cell in sure if cell in read]
-    agreeing = sum(sure[cell] == read.by_cell[cell].corners for cell in both)
-    return (sure, hints) if sure and agreeing >= min(KNOWN_AGREEING, len(both)) else ({}, {})
-
-
-def _known_in(known: _Known, mapping: LatticeMap, cells: Sequence[Cell | None]) -> _KnownHere:
-    """The known board's sure tiles and provisional ones (hints) in the frame ``mapping`` sends
-    it to; empty when many of the tiles read here (``cells``) lie off the board, provisional
-    tiles included, in that frame: a game adds one tile at a time, so such a frame was set by
-    misread tiles that happen to be known ones elsewhere."""
-    here = dict(mapping.corners(p.cell, p.corners) for p in known.board.placements)
-    on_board = [cell for cell in cells if cell is not None]
-    if sum(cell not in here for cell in on_board) > 1 + len(on_board) * KNOWN_OFF_SHARE:
-        return {}, {}
-    sure = dict(mapping.corners(p.cell, p.corners) for p in known.sure.placements)
-    return sure, {cell: numbers for cell, numbers in here.items() if cell not in sure}
-
-
-def _placed_as_known(
-    tiles: Sequence[ReadTile], expected: dict[Cell, tuple[int, int, int]], fit: LatticeFit
-) -> dict[int, tuple[Cell, int]]:
-    """Loose tiles that are tiles of the known board, and the loose tiles glued beside those,
-    with their cells and which of their corners is each cell's first.
-
-    Every tile of a set is unique, so a loose tile read surely as a known one is that tile,
-    lying where the game placed it; the lattice left it loose because it was cut off from the
-    rest (an arm over the board, a missed tile between) or its outline came out rough; not one
-    centred inside a board tile, a second outline of that tile (``_beside_the_board``). It joins
-    that cell when the cell is free in this reading, the board's plane puts it within
-    ``KNOWN_LOOSE_WITHIN`` sides of the tile (a misread tile that happens to read as a known one
-    lies elsewhere) and the tiles read beside that cell show its numbers at the corners they
-    share; of its turns that show the known numbers in cell order, the one whose corners lie
-    nearest the cell's. A tile cut off with known ones is often the one a player just added:
-    ``_glued_beside`` places it by theirs."""
-    if fit.homography is None or all(t.cell is not None for t in tiles):
-        return {}
-    where_known = {canonical(numbers): (cell, numbers) for cell, numbers in expected.items()}
-    board = [t for t in tiles if t.cell is not None]
-    taken = {t.cell for t in board}
-    shown = {p: n for t in board for p, n in zip(cell_corners(t.cell), t.numbers)}
-    centres = np.array([t.corners.mean(0) for t in tiles])
-    free = np.array([t.cell is None for t in tiles]) & ~_inside_a_board_tile(tiles)
-    placed: dict[int, tuple[Cell, int]] = {}
-    for k, tile in enumerate(tiles):
-        if not free[k] or tile.ambiguous or not tile.in_set:
-            continue
-        cell, numbers = where_known.get(canonical(tile.numbers), (None, None))
-        if cell is None or cell in taken:
-            continue
-        if any(shown.get(p, n) != n for p, n in zip(cell_corners(cell), numbers)):
-            continue  # the board read here shows other numbers at the cell's corners
-        there = fit.triangles([cell])[0]
-        if np.linalg.norm(there.mean(0) - centres[k]) > KNOWN_LOOSE_WITHIN * fit.side_px:
-            continue
-        turns = [f for f, turned in enumerate(rotations(tile.numbers)) if turned == tuple(numbers)]
-        placed[k] = (cell, first_corner(tile.corners, there, turns)[0])
-        taken.add(cell)
-    loose = [k for k in np.flatnonzero(free) if k not in placed]
-    return {**placed, **_glued_beside(tiles, placed, loose, taken)}
-
-
-def _glued_beside(
-    tiles: Sequence[ReadTile], placed: dict[int, tuple[Cell, int]], loose: list[int], taken: set[Cell]
-) -> dict[int, tuple[Cell, int]]:
-    """Of the ``loose`` tiles, those lying in a free cell beside one of the ``placed`` ones:
-    each placed tile's corners map its cell's lattice points into the photo, and so the cells
-    beside it (locally, as the plane of the whole board may be off beyond an arm); a loose tile
-    whose corners all lie within ``GLUED_MISFIT`` of its side from one such cell's is glued
-    there. Returns their cells and first corners."""
-    glued: dict[int, tuple[Cell, int]] = {}
-    taken = set(taken)
-    for k, (cell, first) in placed.items():
-        corners = np.roll(tiles[k].corners, -first, axis=0).astype(np.float32)
-        lattice = np.array([point_xy(p) for p in cell_corners(cell)], np.float32)
-        to_photo = cv2.getAffineTransform(lattice, corners)
-        side = float(edge_lengths(corners[None]).mean())
-        for beside in edge_neighbours(cell):
-            if beside in taken:
-                continue
-            there = cv2.transform(np.array([[point_xy(p) for p in cell_corners(beside)]], np.float32), to_photo)[0]
-            for j in loose:
-                if j in glued:
-                    continue
-                first_there, misfit = first_corner(tiles[j].corners, there)
-                if misfit < GLUED_MISFIT * side:
-                    glued[j] = (beside, first_there)
-                    taken.add(beside)
-                    break
-    return glued
-
-
 def _beside_the_board(tiles: Sequence[ReadTile]) -> np.ndarray:
     """(N,) whether each tile read is one: not a loose one centred inside a board tile, a
     fragment of it found twice over (tiles lie side by side, not on top of each other), whose
     reading is no tile's."""
     on_board = np.array([t.cell is not None for t in tiles], bool)
-    return on_board if on_board.all() else on_board | ~_inside_a_board_tile(tiles)
+    return on_board if on_board.all() else on_board | ~inside_a_board_tile(tiles)
 
 
 def _faced_like_the_board(tiles: Sequence[ReadTile], image: np.ndarray) -> np.ndarray:
@@ -1106,19 +958,10 @@ def _faced_like_the_board(tiles: Sequence[ReadTile], image: np.ndarray) -> np.nd
     on_board = np.array([t.cell is not None for t in tiles], bool)
     if on_board.all():
         return on_board
-    board = _outlines_of([t for t in tiles if t.cell is not None])
+    board = outlines_of([t for t in tiles if t.cell is not None])
     kept = on_board.copy()
-    kept[~on_board] = faced_like_the_board(_outlines_of([t for t in tiles if t.cell is None]), board, image)
+    kept[~on_board] = faced_like_the_board(outlines_of([t for t in tiles if t.cell is None]), board, image)
     return kept
-
-
-def _inside_a_board_tile(tiles: Sequence[ReadTile]) -> np.ndarray:
-    """(N,) whether each tile's centre lies inside a board tile's outline (a board tile's own
-    centre does, inside itself)."""
-    board = _outlines_of([t for t in tiles if t.cell is not None])
-    if not len(board) or not len(tiles):
-        return np.zeros(len(tiles), bool)
-    return inside(np.array([t.corners.mean(0) for t in tiles]), board).any(1)
 
 
 def _read_surely(probabilities: np.ndarray) -> float:
@@ -1175,4 +1018,4 @@ def _backs_from_farther(chosen: _Sight, later_looks: list[_Sight]) -> tuple[np.n
     others = tuple(back for sight in farther for back in sight.face_down)
     if not others:
         return chosen.face_down
-    return like_the_read_tiles(chosen.face_down + others, _outlines_of(chosen.tiles), chosen.fit)
+    return like_the_read_tiles(chosen.face_down + others, outlines_of(chosen.tiles), chosen.fit)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -11,6 +11,7 @@ from engine.board import Board, Violation
 from engine.lattice import Cell
 from engine.scoring import PlacementResult
 from engine.tiles import Tile, canonical
+from vision.find import inside
 
 
 @dataclass(frozen=True)
@@ -101,3 +102,17 @@ def _outlines(outlines: tuple[np.ndarray, ...]) -> list[dict]:
 def joined_board(tiles: Iterable[ReadTile]) -> Board:
     """The tiles read with a cell (joined on the board) as an engine board."""
     return Board.of((t.cell, t.numbers) for t in tiles if t.cell is not None)
+
+
+def outlines_of(tiles: Sequence[ReadTile]) -> np.ndarray:
+    """(N, 3, 2) the tiles' corners."""
+    return np.array([t.corners for t in tiles]).reshape(-1, 3, 2)
+
+
+def inside_a_board_tile(tiles: Sequence[ReadTile]) -> np.ndarray:
+    """(N,) whether each tile's centre lies inside a board tile's outline (a board tile's own
+    centre does, inside itself)."""
+    board = outlines_of([t for t in tiles if t.cell is not None])
+    if not len(board) or not len(tiles):
+        return np.zeros(len(tiles), bool)
+    return inside(np.array([t.corners.mean(0) for t in tiles]), board).any(1)
