@@ -30,7 +30,9 @@ from datasets.studio import (
 )
 from engine.board import Board
 from engine.game import Place
+from engine.rules import game_rules
 from engine.simulate import simulate_game
+from engine.tiles import STANDARD_MAX
 from models.classes import NO_NUMBER
 from vision.crops import CROP_PX, corner_crops
 
@@ -126,13 +128,15 @@ def make_sequence(
     still_frames: int = 5,
     max_events: int | None = None,
     max_rounds: int | None = None,
+    max_number: int = STANDARD_MAX,
 ) -> Path:
     """The frames of a simulated two-player game: for each placement, a frame with the player's
     hand still on the new tile, then frames of the still board; draws and passes show the still
     board (a camera cannot see them). Each round is shot with one camera, refitted when the next
     round starts on a cleared table. Writes frames/NNNNNN.jpg with truth, video.avi (MJPG,
-    5 frames a second, one size throughout) and events.json (each event with its frame)."""
-    played = simulate_game(seed, players=2, max_rounds=max_rounds or 60)
+    5 frames a second, one size throughout) and events.json (each event with its frame). The
+    game is played with the set of numbers 0 to ``max_number``."""
+    played = simulate_game(seed, players=2, rules=game_rules("pressman-us", max_number), max_rounds=max_rounds or 60)
     game = played.game
     folder = out / f"sequence_{seed:07d}"
     (folder / "frames").mkdir(parents=True, exist_ok=True)
@@ -177,6 +181,7 @@ def make_sequence(
     sheet = {
         "players": list(game.players),
         "rules": game.rules.name,
+        "max_number": game.rules.max_number,
         "events": events,
         "final_scores": [sum(e["deltas"][i] for e in events) for i in range(len(game.players))],
     }

@@ -8,7 +8,7 @@ from engine.boardfile import BoardFileError, board_from_dict, board_to_dict, par
 from engine.game import Draw, EndRound, Game, IllegalEvent, Pass, Place
 from engine.lattice import LatticeMap, cell_corners, edge_neighbours, points_up
 from engine.moves import legal_moves
-from engine.rules import DEFAULT_PRESET, PRESETS, Rules, get_rules
+from engine.rules import DEFAULT_PRESET, PRESETS, Rules, game_rules, get_rules
 from engine.scoring import PlacementResult, Score, judge_last, judge_placement, score_placement
 from engine.simulate import random_board, simulate_game
 from engine.svg import board_svg
@@ -39,6 +39,7 @@ __all__ = [
     "cell_corners",
     "check_placement",
     "edge_neighbours",
+    "game_rules",
     "get_rules",
     "is_in_set",
     "judge_last",

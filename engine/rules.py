@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from engine.tiles import LARGE_MAX, STANDARD_MAX
+from engine.tiles import LARGE_MAX, STANDARD_MAX, tile_set
 
 DEFAULT_PRESET = "pressman-us"
+MOST_ROUNDS = 100  # a set number of rounds agreed before the game (a round takes a quarter of an hour)
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,8 @@ class Rules:
             raise ValueError("max_draws must be at least 1 (or None for no limit)")
         if len(self.hexagon_bonuses) != 3:
             raise ValueError("hexagon_bonuses lists the bonus for one, two and three hexagons")
+        if self.max_rounds is not None and not 1 <= self.max_rounds <= MOST_ROUNDS:
+            raise ValueError(f"a game of a set number of rounds plays 1 to {MOST_ROUNDS} of them")
 
     def deal_size(self, players: int) -> int:
         if players not in self.deal_sizes:
@@ -110,6 +113,16 @@ def get_rules(name: str) -> Rules:
         raise ValueError(f"unknown rule preset {name!r} (known: {known})") from None
 
 
+def game_rules(preset: str, max_number: int = STANDARD_MAX, rounds: int | None = None) -> Rules:
+    """The preset as the players set it up: the set they play with (numbers 0 to ``max_number``:
+    5 for the 56-tile set, 6 for the 84-tile one) and, where they agree on one, a number of
+    ``rounds`` after which the game ends if nobody has reached the target (the 2012 leaflet's
+    option; any preset takes it; None: the preset's own). ValueError for an unknown preset or a
+    choice out of range."""
+    rules = get_rules(preset)
+    return replace(rules, max_number=max_number, max_rounds=rules.max_rounds if rounds is None else rounds)
+
+
 BLOCKED_ROUND_SAID = {
     "others_minus_own": "scoring the other racks less its own",
     "pairwise": "scoring each other rack less its own",
@@ -123,7 +136,7 @@ SEVERAL_OVER_TARGET_SAID = {
 
 def described(rules: Rules) -> list[str]:
     """The preset in a few plain sentences, for players choosing one: where the presets differ."""
-    per_tile = "the sum of its numbers" if rules.points_per_tile is None else _points(rules.points_per_tile)
+    per_tile = "the sum of its numbers" if rules.points_per_tile is None else _count(rules.points_per_tile, "point")
     one, two, three = rules.hexagon_bonuses
     placing = f"A tile scores {per_tile}; a bridge +{rules.bridge_bonus}; a hexagon +{one}"
     placing += f", two at once +{two}, three +{three}"
@@ -156,14 +169,16 @@ def described(rules: Rules) -> list[str]:
         ending += ", once the round is played out to equal turns"
     ending += "; a blocked round goes to the lowest rack, " + BLOCKED_ROUND_SAID[rules.blocked_settlement]
     finish = f"The game ends with the round in which someone reaches {rules.target_score}"
-    if rules.max_rounds is not None:
-        finish += f", or after {rules.max_rounds} rounds"
     finish += "; " + SEVERAL_OVER_TARGET_SAID[rules.winner_when_several]
     sentences = [placing, opening, drawing, ending, finish]
+    if rules.max_rounds is not None:
+        rounds = _count(rules.max_rounds, "round")
+        sentences.append(f"Else it ends after {rounds}, and the highest score wins")
     if rules.max_number != STANDARD_MAX:
-        sentences.insert(0, f"Numbers 0 to {rules.max_number}")
+        tiles = len(tile_set(rules.max_number))
+        sentences.insert(0, f"Played with the {tiles}-tile set, numbers 0 to {rules.max_number}")
     return [sentence + "." for sentence in sentences]
 
 
-def _points(count: int) -> str:
-    return f"{count} point" if count == 1 else f"{count} points"
+def _count(count: int, thing: str) -> str:
+    return f"{count} {thing}" if count == 1 else f"{count} {thing}s"

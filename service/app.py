@@ -15,7 +15,7 @@ import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import anyio
 import anyio.abc
@@ -27,7 +27,7 @@ from starlette.concurrency import run_in_threadpool
 
 from engine.boardfile import BoardFileError, parse_board
 from engine.game import IllegalEvent
-from engine.rules import DEFAULT_PRESET, PRESETS, described, get_rules
+from engine.rules import DEFAULT_PRESET, MOST_ROUNDS, PRESETS, described, get_rules
 from engine.scoring import score_answer
 from service.games import DamagedGame, GameSession, GameStore, UnknownGame
 from service.live import LiveSettings
@@ -50,6 +50,10 @@ class Settings:
 class NewGame(BaseModel):
     players: list[Annotated[str, Field(min_length=1, max_length=40)]] = Field(min_length=2, max_length=6)
     rules: str = DEFAULT_PRESET
+    max_number: Literal[5, 6] = Field(5, description="the set played with: numbers 0 to 5 (56 tiles) or 0 to 6 (84)")
+    rounds: int | None = Field(
+        None, ge=1, le=MOST_ROUNDS, description="end after this many rounds if nobody reaches 400 (none: play to 400)"
+    )
 
 
 class LimitBody:
@@ -186,7 +190,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def create_game(body: NewGame) -> dict:
         rules = rules_or_422(body.rules)
         try:
-            return store.create(body.players, rules).to_dict()
+            return store.create(body.players, rules, body.max_number, body.rounds).to_dict()
         except ValueError as error:  # players the score sheet could not tell apart
             raise HTTPException(422, str(error)) from None
 

@@ -13,10 +13,10 @@ from pathlib import Path
 from datasets.fonts import MissingFonts
 from engine.board import Board
 from engine.boardfile import BoardFileError, parse_board
-from engine.rules import DEFAULT_PRESET, PRESETS, Rules, described, get_rules
+from engine.rules import DEFAULT_PRESET, MOST_ROUNDS, PRESETS, Rules, described, get_rules
 from engine.scoring import judge_each, score_answer
 from engine.svg import board_svg
-from engine.tiles import format_corners
+from engine.tiles import LARGE_MAX, STANDARD_MAX, format_corners, tile_set
 
 EXIT_BAD_INPUT = 2
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a tool whose reader left
@@ -248,6 +248,10 @@ def _warmth_argument(parser: argparse.ArgumentParser, what: str) -> None:
     )
 
 
+def _max_number_argument(parser: argparse.ArgumentParser, default: int | None, what: str) -> None:
+    parser.add_argument("--max-number", type=int, choices=(STANDARD_MAX, LARGE_MAX), default=default, help=what)
+
+
 def _between(least: float, most: float, kind: type = float) -> Callable[[str], float | int]:
     """An argument type for a number (a ``kind``: float, or int for counts) from ``least`` to ``most``."""
 
@@ -322,7 +326,8 @@ def _datasets(args: argparse.Namespace) -> int:
         )
     if args.sequence:
         for seed in progress(seeds, len(seeds), "sequences"):
-            make.make_sequence(seed, out, args.styles, args.still_frames, args.max_events, args.rounds)
+            max_number = args.max_number or STANDARD_MAX
+            make.make_sequence(seed, out, args.styles, args.still_frames, args.max_events, args.rounds, max_number)
         return 0
     jobs = [
         make.RenderJob(
@@ -335,6 +340,7 @@ def _datasets(args: argparse.Namespace) -> int:
             other_editions=args.other_editions,
             warmth=args.warmth,
             only=args.only,
+            **({} if args.max_number is None else {"large_set": float(args.max_number == LARGE_MAX)}),
         )
         for s in seeds
     ]
@@ -496,12 +502,15 @@ def _live(args: argparse.Namespace) -> int:
             raise InputError(f"--opener must be a seat 0..{seats - 1}, not {args.opener}")
         source = frames(args.source, args.rate)  # checked before a game is made for it
         if session is None:
-            session = store.create(args.players, args.rules)
+            session = store.create(args.players, args.rules, args.max_number, args.rounds)
     except UnknownGame:
         raise InputError(f"--game {args.game}: no such game in {args.db}") from None
     except ValueError as error:  # StoreError, SourceError, a player count the rules refuse
         raise InputError(str(error)) from None
-    print(f"game {session.id} ({', '.join(session.game.players)}; {session.game.rules.name}) in {args.db}")
+    rules = session.game.rules
+    set_up = f"{rules.name}, the {len(tile_set(rules.max_number))}-tile set"
+    set_up += f", {rules.max_rounds} rounds at most" if rules.max_rounds is not None else ""
+    print(f"game {session.id} ({', '.join(session.game.players)}; {set_up}) in {args.db}")
     if not told:  # players tell draws, passes and rack totals on the page, which keeps this game with us
         print(f"  draws, passes and rack totals: on the page of 'triominoes serve --db {args.db}'")
 
@@ -641,6 +650,12 @@ def build_parser() -> argparse.ArgumentParser:
     data.add_argument(
         "--rounds", type=_between(1, 100, int), default=None, help="sequence: stop after this many rounds"
     )
+    _max_number_argument(
+        data,
+        None,
+        "render: every scene, or each sequence's game, played with the set of numbers 0 to 5 (56 tiles) or 0 to 6"
+        " (84; default: the studio's mix for photos, 15%% of them 0 to 6; 0 to 5 for sequences)",
+    )
     data.add_argument("--masks", action="store_true", help="also NAME.mask.png with tile ids")
     data.add_argument(
         "--more-pixels",
@@ -695,6 +710,12 @@ def build_parser() -> argparse.ArgumentParser:
     live.add_argument("--source", required=True, help="camera index (0), video file, or folder of photos")
     live.add_argument("--players", nargs="+", default=["Player 1", "Player 2"], help="names in turn order")
     live.add_argument("--rules", default=DEFAULT_PRESET, choices=list(PRESETS))
+    _max_number_argument(live, STANDARD_MAX, "a new game's set: numbers 0 to 5 (56 tiles, the default) or 0 to 6 (84)")
+    live.add_argument(
+        "--rounds",
+        type=_between(1, MOST_ROUNDS, int),
+        help="end a new game after this many rounds if nobody has reached 400 first",
+    )
     live.add_argument("--game", help="continue this stored game instead of starting one")
     live.add_argument("--db", default="triominoes-games.sqlite3", help="SQLite file that keeps the games")
     live.add_argument(

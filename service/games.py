@@ -25,8 +25,9 @@ import numpy as np
 from engine.board import PlacedTile
 from engine.game import EndRound, Game, IllegalEvent, Place, event_from_dict, event_to_dict
 from engine.lattice import Cell
-from engine.rules import get_rules
+from engine.rules import described, game_rules
 from engine.svg import board_svg
+from engine.tiles import STANDARD_MAX
 from service.live import GameRecord, LiveSettings, LiveTable, TableView, Verdict
 
 SCHEMA = """
@@ -38,7 +39,8 @@ CREATE TABLE IF NOT EXISTS games (
     rules TEXT NOT NULL,
     events TEXT NOT NULL,
     trusted TEXT NOT NULL,
-    provisional TEXT NOT NULL DEFAULT '[]'
+    provisional TEXT NOT NULL DEFAULT '[]',
+    options TEXT NOT NULL DEFAULT '{}'
 )
 """
 
@@ -93,6 +95,8 @@ class GameSession:
             "id": self.id,
             "players": list(self.game.players),
             "rules": self.game.rules.name,
+            "max_number": self.game.rules.max_number,
+            "rounds": self.game.rules.max_rounds,
             "round": state.round,
             "phase": state.phase,
             "turn": state.turn,
@@ -107,6 +111,7 @@ class GameSession:
         return {
             **self.summary(),
             **self.game.to_dict(),
+            "rules_described": described(self.game.rules),
             "score_sheet": self.game.score_sheet(),
             "last_placement": last.to_dict() if last else None,
             "live": {
@@ -345,6 +350,8 @@ def _opened(path: str) -> sqlite3.Connection:
         columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
         if "provisional" not in columns:  # a file written before placements could be provisional
             db.execute("ALTER TABLE games ADD COLUMN provisional TEXT NOT NULL DEFAULT '[]'")
+        if "options" not in columns:  # a file written before games chose their set and rounds
+            db.execute("ALTER TABLE games ADD COLUMN options TEXT NOT NULL DEFAULT '{}'")
         db.commit()
     except sqlite3.DatabaseError:
         db.close()
@@ -368,10 +375,14 @@ class GameStore:
         self._lock = threading.Lock()
         self._sessions: dict[str, GameSession] = {}
 
-    def create(self, players: list[str], rules: str) -> GameSession:
-        """A new game, stored; ValueError for an unknown preset, or players a score sheet could not
-        tell apart (a blank name, or one name twice)."""
-        get_rules(rules)
+    def create(
+        self, players: list[str], rules: str, max_number: int = STANDARD_MAX, rounds: int | None = None
+    ) -> GameSession:
+        """A new game, stored: the preset named ``rules``, played with the set of numbers 0 to
+        ``max_number`` and, where the players agree on one, a number of ``rounds``
+        (``engine.rules.game_rules``); ValueError for an unknown preset, a choice out of range, or
+        players a score sheet could not tell apart (a blank name, or one name twice)."""
+        set_up = game_rules(rules, max_number, rounds)
         names = [name.strip() for name in players]
         if not all(names):
             raise ValueError("every player needs a name")
@@ -381,7 +392,7 @@ class GameStore:
             raise ValueError(
                 f"two players share a name ({', '.join(names)}): the score sheet could not tell them apart"
             )
-        session = GameSession(new_game_id(), Game(names, rules), time.time())
+        session = GameSession(new_game_id(), Game(names, set_up), time.time())
         session.table = LiveTable(self.settings)
         self.save(session, created=True)
         return session
@@ -428,13 +439,15 @@ class GameStore:
         DamagedGame where the log cannot be replayed."""
         with self._lock:
             row = self._db.execute(
-                "SELECT players, rules, events, trusted, provisional, created, updated FROM games WHERE id = ?",
+                "SELECT players, rules, options, events, trusted, provisional, created, updated"
+                " FROM games WHERE id = ?",
                 (game_id,),
             ).fetchone()
         if row is None:
             return None
-        players, rules, events, trusted, provisional, created, updated = row
+        players, preset, options, events, trusted, provisional, created, updated = row
         try:  # IllegalEvent and malformed JSON are ValueErrors
+            rules = game_rules(preset, **json.loads(options))
             game = Game(json.loads(players), rules, [event_from_dict(e) for e in json.loads(events)])
             cells = [{tuple(c) for c in json.loads(column)} for column in (trusted, provisional)]
         except (ValueError, KeyError, TypeError) as error:
@@ -448,9 +461,11 @@ class GameStore:
         meanwhile, and that event was lost at the next restart.) Call it without the lock held."""
         with session.lock:
             updated = time.time()
+            rules = session.game.rules
             values = (
                 json.dumps(list(session.game.players)),
-                session.game.rules.name,
+                rules.name,
+                json.dumps({"max_number": rules.max_number, "rounds": rules.max_rounds}),
                 json.dumps([event_to_dict(e) for e in session.game.events]),
                 json.dumps(sorted(list(c) for c in session.trusted)),
                 json.dumps(sorted(list(c) for c in session.provisional)),
@@ -459,13 +474,14 @@ class GameStore:
             )
             if created:
                 statement = (
-                    "INSERT INTO games (players, rules, events, trusted, provisional, updated, id, created)"
-                    " VALUES (?,?,?,?,?,?,?,?)"
+                    "INSERT INTO games (players, rules, options, events, trusted, provisional, updated, id, created)"
+                    " VALUES (?,?,?,?,?,?,?,?,?)"
                 )
                 values = (*values, session.created)
             else:
                 statement = (
-                    "UPDATE games SET players=?, rules=?, events=?, trusted=?, provisional=?, updated=? WHERE id=?"
+                    "UPDATE games SET players=?, rules=?, options=?, events=?, trusted=?, provisional=?, updated=?"
+                    " WHERE id=?"
                 )
             with self._lock:
                 written = self._db.execute(statement, values).rowcount

@@ -56,7 +56,7 @@ from engine.board import Board, PlacedTile, check_placement
 from engine.game import GameState, IllegalEvent, Place, advance
 from engine.lattice import Cell, LatticeMap, maps_onto
 from engine.rules import Rules
-from engine.tiles import Tile, canonical, format_corners
+from engine.tiles import LARGE_MAX, Tile, canonical, format_corners
 from vision.added import frame_map
 from vision.crops import to_grey
 
@@ -444,7 +444,9 @@ def _try_place(placed: PlacedTile, record: GameRecord, unsure: bool = False) -> 
     try:
         advance(state, event, record.rules)
     except IllegalEvent as error:
-        return Verdict("out_of_sync", f"{placed} is not allowed: {error}")
+        larger_set = max(placed.corners) > record.rules.max_number
+        hint = f"; if the set on the table has numbers to {LARGE_MAX}, start a game with that set" if larger_set else ""
+        return Verdict("out_of_sync", f"{placed} is not allowed: {error}{hint}")
     return Verdict("placed", f"{state.players[player]} plays {placed}", event, unsure)
 
 

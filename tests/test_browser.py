@@ -203,7 +203,9 @@ def test_the_tile_played_first_is_named_with_one_click_where_the_photo_cannot_te
         page.goto(server)
         page.fill("#players", ", ".join(names))
         page.select_option("#rules", "pressman-2012")
+        page.fill("#rounds", "3")  # the 2012 leaflet's game of a set number of rounds
         page.click("#new-game button")
+        expect(page.locator("#game-rules-name")).to_have_text("pressman-2012, 3 rounds at most")
         page.select_option("#opener", str(opening["player"]))
         page.set_input_files("#table-photo", photos / "001.jpg")
         choices = page.locator("#choices button")

@@ -5,7 +5,7 @@ from dataclasses import replace
 import pytest
 
 from engine.game import Draw, EndRound, Game, IllegalEvent, Pass, Place, event_from_dict, event_to_dict, game_winner
-from engine.rules import PRESETS
+from engine.rules import PRESETS, game_rules
 
 
 def rules(preset, **options):
@@ -21,6 +21,15 @@ def test_opening_scores_and_turn_passes():
     assert game.state.hand_counts == (9, 8)
     with pytest.raises(IllegalEvent, match="Ann's turn"):
         game.apply(Place(1, (1, 0), (5, 3, 5)))
+
+
+def test_a_game_with_the_84_tile_set_deals_from_it_and_takes_its_sixes():
+    game = Game(["Ann", "Bob"], game_rules("pressman-us", max_number=6))
+    assert game.state.pile == 84 - 2 * 9
+    game.apply(Place(0, (0, 0), (6, 6, 6)))
+    assert game.state.scores == (28, 0)  # 18 and the triple's 10
+    with pytest.raises(IllegalEvent, match=r"not a tile of the 0\.\.5 set"):
+        Game(["Ann", "Bob"], "pressman-us").apply(Place(0, (0, 0), (6, 6, 6)))
 
 
 def test_illegal_placement_is_refused_and_changes_nothing():

@@ -10,7 +10,7 @@ import pytest
 from engine.board import Board, PlacedTile, check_placement
 from engine.game import Game, IllegalEvent, Place, advance
 from engine.lattice import Cell, LatticeMap, cell_corners, edge_neighbours
-from engine.rules import get_rules
+from engine.rules import game_rules, get_rules
 from engine.simulate import random_board
 from engine.tiles import rotations, tile_set
 from service.live import GameRecord, LiveSettings, LiveTable, TableView, changed_pixels, judge_view, thumbnail
@@ -120,6 +120,17 @@ def test_a_new_tile_is_placed_though_tiles_of_the_board_are_missed(grown):
     # Named with both cells: the tile may have moved, or either of the two may be misread.
     read_there = PlacedTile(last.cell, first.corners)
     assert verdict.message.startswith(f"the {read_there} is the {first}, moved: put it back")
+
+
+def test_a_six_in_a_game_of_the_56_tile_set_says_to_start_one_with_the_84_tile_set():
+    opened = Board.of([((0, 0), (5, 5, 5))])
+    view = TableView(opened.with_tile(PlacedTile((1, 0), (5, 6, 5))).moved(CAMERA))
+    refused = judge_view(view, GameRecord(game_with(opened).state, RULES))
+    assert refused.status == "out_of_sync" and refused.message.endswith("start a game with that set")
+    large = game_rules("pressman-us", max_number=6)
+    opened_large = Game(["P0", "P1"], large, [Place(0, (0, 0), (5, 5, 5))])
+    placed = judge_view(view, GameRecord(opened_large.state, large))  # in a frame the 5-5-5 alone cannot fix
+    assert placed.status == "placed" and sorted(placed.placement.corners) == [5, 5, 6]
 
 
 def test_a_second_copy_of_a_tile_seen_in_its_place_is_not_a_new_tile(grown):

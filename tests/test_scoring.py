@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from engine.board import Board, PlacedTile, Violation, check_placement, validate_board
-from engine.rules import PRESETS, described, get_rules
+from engine.rules import PRESETS, described, game_rules, get_rules
 from engine.scoring import Bonus, judge_last, judge_placement, score_answer, score_placement
 from engine.simulate import random_board
 from engine.tiles import Tile
@@ -306,9 +306,22 @@ def test_each_preset_is_described_by_where_it_differs():
     assert "played out to equal turns" in said["pressman-2012"][3] and "played out" not in said["pressman-us"][3]
     assert said["pressman-us"][4].endswith("reaches 400; if several do, that round's winner wins.")
     house = replace(PRESETS["pressman-us"], max_number=6, max_rounds=3, target_score=300, opener="draw_one")
-    assert described(house)[0] == "Numbers 0 to 6."
+    assert described(house)[0] == "Played with the 84-tile set, numbers 0 to 6."
     assert described(house)[2].startswith("Each player draws a tile and the highest opens, with a triple or 0-0-0;")
-    assert described(house)[-1].startswith("The game ends with the round in which someone reaches 300, or after 3")
+    assert described(house)[-2].startswith("The game ends with the round in which someone reaches 300; if several")
+    assert described(house)[-1] == "Else it ends after 3 rounds, and the highest score wins."
+
+
+def test_a_game_is_set_up_with_its_set_and_a_number_of_rounds():
+    rules = game_rules("pressman-2012", max_number=6, rounds=5)
+    assert (rules.name, rules.max_number, rules.max_rounds, rules.max_draws) == ("pressman-2012", 6, 5, 3)
+    assert game_rules("wikipedia") == PRESETS["wikipedia"]
+    with pytest.raises(ValueError, match="5 or 6"):
+        game_rules("pressman-us", max_number=9)
+    with pytest.raises(ValueError, match="1 to 100"):
+        game_rules("pressman-us", rounds=0)
+    with pytest.raises(ValueError, match="unknown rule preset 'house'"):
+        game_rules("house")
 
 
 def test_a_board_without_some_cells_keeps_the_rest_in_order():

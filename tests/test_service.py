@@ -170,6 +170,9 @@ def test_games_are_created_listed_fetched_and_deleted(client):
         {"players": ["Ann", "Bob", "ann "]},
         {"players": ["Ann", "Bob\nBob"]},  # a name that breaks the score sheet's lines
         {"players": ["Ann", "\u0000"]},
+        {"players": ["Ann", "Bob"], "max_number": 7},
+        {"players": ["Ann", "Bob"], "rounds": 0},
+        {"players": ["Ann", "Bob"], "rounds": "a few"},
     ],
 )
 def test_bad_new_games(client, body):
@@ -264,6 +267,23 @@ def test_games_survive_a_restart(tmp_path):
     assert after["events"] == before["events"] and after["corrected_cells"] == [[0, 0]]
 
 
+def test_a_game_keeps_its_set_and_number_of_rounds_over_a_restart(tmp_path):
+    database = str(tmp_path / "games.sqlite3")
+    body = {"players": ["Ann", "Bob"], "rules": "pressman-2012", "max_number": 6, "rounds": 2}
+    with TestClient(create_app(Settings(database=database))) as first:
+        game = first.post("/v1/games", json=body).json()
+        assert (game["max_number"], game["rounds"], game["pile"]) == (6, 2, 84 - 18)
+        assert game["rules_described"][0] == "Played with the 84-tile set, numbers 0 to 6."
+        assert game["rules_described"][-1] == "Else it ends after 2 rounds, and the highest score wins."
+        events = f"/v1/games/{game['id']}/events"
+        assert first.post(events, json={"kind": "place", "cell": [0, 0], "corners": [6, 6, 6]}).status_code == 200
+    with TestClient(create_app(Settings(database=database))) as second:
+        after = second.get(f"/v1/games/{game['id']}").json()
+        assert (after["max_number"], after["rounds"], after["scores"]) == (6, 2, [18, 0])
+        plain = new_game(second, ["Cy", "Di"])
+        assert (plain["max_number"], plain["rounds"], plain["pile"]) == (5, None, 56 - 18)
+
+
 def test_a_save_writes_the_game_as_it_is_once_its_lock_is_free(tmp_path):
     """A frame's answer is saved after its look lets go of the game. Taken then, an event that
     another request applied under the lock in between was written over with the game before it,
@@ -321,7 +341,7 @@ def test_a_game_deleted_while_its_page_streams_stays_deleted(tmp_path):
     assert store.list() == []
 
 
-def test_a_games_file_from_before_provisional_placements_still_opens(tmp_path):
+def test_a_games_file_from_before_provisional_placements_and_game_options_still_opens(tmp_path):
     import sqlite3
 
     from service.games import GameStore
@@ -341,6 +361,7 @@ def test_a_games_file_from_before_provisional_placements_still_opens(tmp_path):
     store = GameStore(path)
     session = store.get("g")
     assert session.game.state.scores == (25, 0) and session.provisional == set()
+    assert (session.game.rules.max_number, session.game.rules.max_rounds) == (5, None)
     session.provisional.add((0, 0))
     store.save(session)
     assert GameStore(path).get("g").provisional == {(0, 0)}

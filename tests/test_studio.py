@@ -15,7 +15,8 @@ from datasets.fonts import FONT_NAMES, MissingFonts, font_files
 from datasets.make import NO_NUMBER, SPLITS, RenderJob, crops_for_seed, make_image, make_sequence
 from datasets.studio import before_the_game, closer, render, sample_scene, with_more_pixels, with_warmth
 from engine.board import Board
-from engine.rules import get_rules
+from engine.game import Game, event_from_dict
+from engine.rules import game_rules, get_rules
 from engine.scoring import judge_last
 from service.cli import main
 from vision.crops import CROP_PX, corner_crops
@@ -253,10 +254,25 @@ def test_sequence_frames_video_and_events(tmp_path):
     assert events["final_scores"] == [sum(e["deltas"][i] for e in events["events"]) for i in range(2)]
 
 
+def test_a_game_or_every_scene_is_played_with_the_set_asked_for(tmp_path):
+    folder = make_sequence(2, tmp_path, max_events=3, still_frames=0, max_rounds=1, max_number=6)
+    script = json.loads((folder / "events.json").read_text())
+    assert script["max_number"] == 6
+    Game(script["players"], game_rules(script["rules"], 6), [event_from_dict(e["event"]) for e in script["events"]])
+    for asked in (5, 6):
+        out = tmp_path / f"photos{asked}"
+        assert main(["datasets", "render", "--out", str(out), "--n", "2", "--max-number", str(asked)]) == 0
+        truths = [json.loads(path.read_text()) for path in sorted(out.glob("*.json"))]
+        assert [truth["studio"]["max_number"] for truth in truths] == [asked, asked]
+
+
 @pytest.mark.parametrize(
     "args",
     [
         ["datasets", "render", "--out", "X", "--n", "0"],
+        ["datasets", "render", "--out", "X", "--max-number", "7"],
+        ["live", "--source", "X", "--rounds", "0"],
+        ["live", "--source", "X", "--max-number", "4"],
         ["datasets", "render", "--out", "X", "--seed", "-1"],
         ["datasets", "render", "--out", "X", "--styles", "plaid"],
         ["datasets", "render"],

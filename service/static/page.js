@@ -55,8 +55,9 @@ function showGame(data) {
   data.score_sheet.forEach((line) => sheet.appendChild(
     row([line.round, line.description, ...line.totals.map((t, i) => `${t} (${line.deltas[i] >= 0 ? "+" : ""}${line.deltas[i]})`)])));
   $("sheet-csv").href = `/v1/games/${data.id}/sheet.csv`;
-  $("game-rules-name").textContent = data.rules;
-  describePreset(data.rules, $("game-rules-said"));
+  $("game-rules-name").textContent = data.rules + (data.max_number === 6 ? ", numbers 0 to 6" : "") +
+    (data.rounds ? `, ${data.rounds} rounds at most` : "");
+  showSentences($("game-rules-said"), data.rules_described);
   const last = data.last_placement;
   $("last").textContent = last ? `Last tile: ${last.description}` : "";
   const opener = $("opener");
@@ -91,6 +92,10 @@ async function describePreset(name, list) {
     sentences = presetsSaid[name] ??= (await call("GET", `/v1/rules/${encodeURIComponent(name)}`)).described;
   } catch (error) { sentences = ["The rules cannot be described: " + error.message]; }
   if (list.dataset.preset !== name) return;  // another preset was chosen meanwhile
+  showSentences(list, sentences);
+}
+
+function showSentences(list, sentences) {
   list.replaceChildren(...sentences.map((sentence) => {
     const item = document.createElement("li");
     item.textContent = sentence;
@@ -361,7 +366,9 @@ async function init() {
 $("new-game").onsubmit = async (e) => {
   e.preventDefault();
   const players = $("players").value.split(",").map((p) => p.trim()).filter(Boolean);
-  try { showGame(await call("POST", "/v1/games", { players, rules: $("rules").value })); }
+  const rounds = $("rounds").value ? Number($("rounds").value) : null;
+  const body = { players, rules: $("rules").value, max_number: Number($("max-number").value), rounds };
+  try { showGame(await call("POST", "/v1/games", body)); }
   catch (error) { setStatus("error", error.message); }
 };
 $("rules").onchange = () => describePreset($("rules").value, $("rules-said"));
