@@ -6,7 +6,8 @@ import json
 
 from engine.board import Board, PlacedTile
 from engine.lattice import check_within_reach
-from engine.rules import DEFAULT_PRESET, Rules, get_rules
+from engine.rules import DEFAULT_PRESET, Rules, game_rules
+from engine.tiles import LARGE_MAX, STANDARD_MAX
 
 
 class BoardFileError(ValueError):
@@ -28,8 +29,11 @@ def board_from_dict(data: object, rules_override: str | None = None) -> tuple[Bo
     name = rules_override or data.get("rules") or DEFAULT_PRESET
     if not isinstance(name, str):
         raise BoardFileError('"rules" must be a preset name')
+    max_number = data.get("max_number", STANDARD_MAX)
+    if max_number not in (STANDARD_MAX, LARGE_MAX) or not isinstance(max_number, int) or isinstance(max_number, bool):
+        raise BoardFileError(f'"max_number" is {STANDARD_MAX} (the 56-tile set) or {LARGE_MAX} (the 84-tile set)')
     try:
-        rules = get_rules(name)
+        rules = game_rules(name, max_number)
     except ValueError as error:
         raise BoardFileError(str(error)) from None
     placements = []
@@ -40,7 +44,8 @@ def board_from_dict(data: object, rules_override: str | None = None) -> tuple[Bo
         if not (isinstance(cell, list) and isinstance(corners, list)):
             raise BoardFileError(f"tile {index}: cell and corners are lists")
         if not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= rules.max_number for n in corners):
-            raise BoardFileError(f"tile {index}: corners must be numbers 0..{rules.max_number}, got {corners}")
+            larger = ' (a board of the 84-tile set says "max_number": 6)' if rules.max_number == STANDARD_MAX else ""
+            raise BoardFileError(f"tile {index}: corners must be numbers 0..{rules.max_number}{larger}, got {corners}")
         try:
             placements.append(PlacedTile(tuple(cell), tuple(corners)))
             check_within_reach(placements[-1].cell)
@@ -54,5 +59,7 @@ def board_from_dict(data: object, rules_override: str | None = None) -> tuple[Bo
 
 def board_to_dict(board: Board, rules: Rules | None = None) -> dict:
     out: dict = {} if rules is None else {"rules": rules.name}
+    if rules is not None and rules.max_number != STANDARD_MAX:
+        out["max_number"] = rules.max_number
     out["tiles"] = [{"cell": list(p.cell), "corners": list(p.corners)} for p in board.placements]
     return out

@@ -59,6 +59,15 @@ def test_the_presets_are_described(capsys):
     assert "invalid choice: 'house'" in capsys.readouterr().err
 
 
+def test_a_board_of_the_84_tile_set_says_so(tmp_path, capsys):
+    board = {"max_number": 6, "tiles": [{"cell": [0, 0], "corners": [6, 6, 6]}, {"cell": [1, 0], "corners": [6, 3, 6]}]}
+    assert main(["score", write(tmp_path, board)]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["legal"] and answer["tile"] == [3, 6, 6] and answer["score"]["total"] == 15
+    assert main(["score", write(tmp_path, {"tiles": board["tiles"]})]) == 2
+    assert '0..5 (a board of the 84-tile set says "max_number": 6)' in capsys.readouterr().err
+
+
 def test_illegal_last_tile_and_earlier_problems_are_reported(tmp_path, capsys):
     board = {
         "tiles": [
@@ -90,6 +99,8 @@ def test_illegal_last_tile_and_earlier_problems_are_reported(tmp_path, capsys):
         ([1, 2], [], '"tiles" list'),
         ({"rules": 7, "tiles": [{"cell": [0, 0], "corners": [1, 2, 3]}]}, [], '"rules" must be a preset name'),
         ({"tiles": [{"cell": "0,0", "corners": [1, 2, 3]}]}, [], "tile 0: cell and corners are lists"),
+        ({"max_number": 7, "tiles": [{"cell": [0, 0], "corners": [1, 2, 3]}]}, [], '"max_number" is 5'),
+        ({"max_number": True, "tiles": [{"cell": [0, 0], "corners": [1, 2, 3]}]}, [], '"max_number" is 5'),
         (b"\xff\xfe".decode("latin-1"), [], "malformed JSON"),
     ],
 )
