@@ -26,6 +26,7 @@ from datasets.studio import (
     render,
     sample_scene,
     with_more_pixels,
+    with_sharpening,
     with_warmth,
 )
 from engine.board import Board
@@ -54,11 +55,12 @@ class RenderJob:
     closer: float = 1.0  # the middle of the view zoomed this many times (studio.closer)
     other_editions: float = 0.0  # the chance of a set in another edition's layout (studio.sample_scene)
     warmth: float = 0.0  # light the camera did not balance (studio.with_warmth)
+    sharpen: float = 0.0  # a camera's sharpening (studio.with_sharpening)
     only: str | None = None  # "pile" or "table": the table before the game (studio.before_the_game)
 
     def scene(self) -> Scene:
-        """The seed's scene, seen with more pixels, from closer, in unbalanced light or before the
-        game when the job asks."""
+        """The seed's scene, seen with more pixels, from closer, in unbalanced light, sharpened or
+        before the game when the job asks."""
         scene = sample_scene(
             self.seed,
             list(self.styles) if self.styles else None,
@@ -74,6 +76,8 @@ class RenderJob:
             scene = closer(scene, self.closer)
         if self.warmth:
             scene = with_warmth(scene, self.warmth)
+        if self.sharpen:
+            scene = with_sharpening(scene, self.sharpen)
         if self.only:
             scene = before_the_game(scene, pile=self.only == "pile")
         return scene

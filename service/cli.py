@@ -339,6 +339,7 @@ def _datasets(args: argparse.Namespace) -> int:
             closer=args.closer,
             other_editions=args.other_editions,
             warmth=args.warmth,
+            sharpen=args.sharpen,
             only=args.only,
             **({} if args.max_number is None else {"large_set": float(args.max_number == LARGE_MAX)}),
         )
@@ -672,6 +673,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="render: close-ups, the middle of each view zoomed F times (tiles F times larger, the same pixels)",
     )
     _warmth_argument(data, "render: ")
+    data.add_argument(
+        "--sharpen",
+        type=_between(0.0, 3.0),
+        default=0.0,
+        metavar="A",
+        help="render: photos as a camera's processing sharpens them, an unsharp mask of amount A (0.5 mild, 1 strong)",
+    )
     data.add_argument(
         "--only",
         choices=["pile", "table"],

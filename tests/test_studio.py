@@ -13,7 +13,15 @@ from datasets import faces, fonts
 from datasets.faces import FACE_CORNERS, LIGHT_FACE, PIP_LAYOUTS, STYLES, WHITE_FACE, another_edition, draw_face
 from datasets.fonts import FONT_NAMES, MissingFonts, font_files
 from datasets.make import NO_NUMBER, SPLITS, RenderJob, crops_for_seed, make_image, make_sequence
-from datasets.studio import before_the_game, closer, render, sample_scene, with_more_pixels, with_warmth
+from datasets.studio import (
+    before_the_game,
+    closer,
+    render,
+    sample_scene,
+    with_more_pixels,
+    with_sharpening,
+    with_warmth,
+)
 from engine.board import Board
 from engine.game import Game, event_from_dict
 from engine.rules import game_rules, get_rules
@@ -271,6 +279,7 @@ def test_a_game_or_every_scene_is_played_with_the_set_asked_for(tmp_path):
     [
         ["datasets", "render", "--out", "X", "--n", "0"],
         ["datasets", "render", "--out", "X", "--max-number", "7"],
+        ["datasets", "render", "--out", "X", "--sharpen", "-1"],
         ["live", "--source", "X", "--rounds", "0"],
         ["live", "--source", "X", "--max-number", "4"],
         ["datasets", "render", "--out", "X", "--seed", "-1"],
@@ -355,6 +364,15 @@ def test_warmth_tints_the_same_view_red_or_blue():
     assert red_over_blue[1] > 1.4 * red_over_blue[0] and red_over_blue[2] < red_over_blue[0] / 1.4
     assert render(with_warmth(scene, 0.35)).truth == render(scene).truth  # the same tiles, in the same places
     assert scene.options["gain"] == sample_scene(3, n_tiles=8, size=(320, 240)).options["gain"]  # left as it was
+
+
+def test_sharpening_rings_along_the_edges_of_the_same_view():
+    scene = sample_scene(3, n_tiles=8, size=(1280, 960))  # a pixel's blur at 1280 wide
+    plain, sharp = (render(s) for s in (scene, with_sharpening(scene, 1.0)))
+    edges = [cv2.Laplacian(cv2.cvtColor(r.image, cv2.COLOR_BGR2GRAY), cv2.CV_32F).std() for r in (plain, sharp)]
+    assert edges[1] > 1.5 * edges[0]
+    assert abs(float(sharp.image.mean()) - float(plain.image.mean())) < 1.0  # no brighter or darker
+    assert sharp.truth == plain.truth and "sharpen" not in scene.options
 
 
 def test_closer_zooms_into_the_middle_and_hides_the_corners_it_cuts_off():
