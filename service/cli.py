@@ -248,6 +248,13 @@ def _warmth_argument(parser: argparse.ArgumentParser, what: str) -> None:
     )
 
 
+def _highest_placed(told: list[dict]) -> int:
+    """The highest number on the tiles a told script places (0 for none; a malformed one is named
+    when the script is replayed)."""
+    placed = (e["corners"] for e in told if e.get("kind") == "place" and isinstance(e.get("corners"), list))
+    return max((n for corners in placed for n in corners if isinstance(n, int)), default=0)
+
+
 def _max_number_argument(parser: argparse.ArgumentParser, default: int | None, what: str) -> None:
     parser.add_argument("--max-number", type=int, choices=(STANDARD_MAX, LARGE_MAX), default=default, help=what)
 
@@ -502,6 +509,12 @@ def _live(args: argparse.Namespace) -> int:
         if args.opener is not None and not 0 <= args.opener < seats:
             raise InputError(f"--opener must be a seat 0..{seats - 1}, not {args.opener}")
         source = frames(args.source, args.rate)  # checked before a game is made for it
+        max_number = args.max_number if session is None else session.game.rules.max_number
+        if _highest_placed(told) > max_number:
+            raise InputError(
+                f"--told: its tiles have numbers to {LARGE_MAX}, past the game's set (0 to {max_number}):"
+                f" keep it as a game of the 84-tile set (--max-number {LARGE_MAX})"
+            )
         if session is None:
             session = store.create(args.players, args.rules, args.max_number, args.rounds)
     except UnknownGame:

@@ -128,7 +128,12 @@ def test_live_bad_sources_and_scripts(tmp_path, capsys):
     bad_script.write_text(json.dumps(twice))
     assert main(["live", "--source", str(table), "--told", str(bad_script), "--db", database]) == 2
     assert "cannot be replayed" in capsys.readouterr().err
+    # A script of the 84-tile set, for a game of the 56: told before a frame is read or a game made.
     games = len(GameStore(database).list())
+    sixes = [{"kind": "place", "player": 0, "cell": [0, 0], "corners": [6, 6, 6], "frame": 0}]
+    bad_script.write_text(json.dumps(sixes))
+    assert main(["live", "--source", str(table), "--told", str(bad_script), "--db", database]) == 2
+    assert "--max-number 6" in capsys.readouterr().err and len(GameStore(database).list()) == games
     assert main(["live", "--source", str(table), "--players", "Ann", "ann", "--db", database]) == 2
     assert "two players share a name" in capsys.readouterr().err and len(GameStore(database).list()) == games
 
