@@ -13,6 +13,7 @@ from pathlib import Path
 from datasets.fonts import MissingFonts
 from engine.board import Board
 from engine.boardfile import BoardFileError, parse_board
+from engine.game import Game, IllegalEvent
 from engine.rules import DEFAULT_PRESET, MOST_ROUNDS, PRESETS, Rules, described, get_rules
 from engine.scoring import judge_each, score_answer
 from engine.svg import board_svg
@@ -255,6 +256,35 @@ def _highest_placed(told: list[dict]) -> int:
     return max((n for corners in placed for n in corners if isinstance(n, int)), default=0)
 
 
+NEW_GAME_PLAYERS = ["Player 1", "Player 2"]
+
+
+def _same_set_up(game: Game, args: argparse.Namespace) -> None:
+    """A stored game keeps the players, rules, set and rounds it was started with: an option of
+    ``live --game`` that names other ones is refused, not silently ignored."""
+
+    def shown(value: object) -> str:
+        return " ".join(value) if isinstance(value, list) else "none" if value is None else str(value)
+
+    rules = game.rules
+    kept = {
+        "--players": (args.players and [name.strip() for name in args.players], list(game.players)),
+        "--rules": (args.rules, rules.name),
+        "--max-number": (args.max_number, rules.max_number),
+        "--rounds": (args.rounds, rules.max_rounds),
+    }
+    differ = [
+        f"{option} {shown(given)} (it has {shown(own)})"
+        for option, (given, own) in kept.items()
+        if given is not None and given != own
+    ]
+    if differ:
+        raise InputError(
+            f"--game {args.game} keeps the set-up it was started with: {', '.join(differ)};"
+            " leave those options out, or start a new game"
+        )
+
+
 def _max_number_argument(parser: argparse.ArgumentParser, default: int | None, what: str) -> None:
     parser.add_argument("--max-number", type=int, choices=(STANDARD_MAX, LARGE_MAX), default=default, help=what)
 
@@ -490,7 +520,6 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _live(args: argparse.Namespace) -> int:
-    from engine.game import IllegalEvent
     from service.games import GameStore, UnknownGame
     from service.play import SourceError, compare_with_told, frames, load_told, play, told_opener
     from vision.image_io import ImageError
@@ -505,18 +534,22 @@ def _live(args: argparse.Namespace) -> int:
     try:
         store = GameStore(args.db)
         session = store.get(args.game) if args.game else None
-        seats = len(args.players) if session is None else len(session.game.players)
+        seats = len(session.game.players) if session else len(args.players or NEW_GAME_PLAYERS)
         if args.opener is not None and not 0 <= args.opener < seats:
             raise InputError(f"--opener must be a seat 0..{seats - 1}, not {args.opener}")
+        if session is not None:
+            _same_set_up(session.game, args)
         source = frames(args.source, args.rate)  # checked before a game is made for it
-        max_number = args.max_number if session is None else session.game.rules.max_number
+        max_number = session.game.rules.max_number if session else args.max_number or STANDARD_MAX
         if _highest_placed(told) > max_number:
             raise InputError(
                 f"--told: its tiles have numbers to {LARGE_MAX}, past the game's set (0 to {max_number}):"
                 f" keep it as a game of the 84-tile set (--max-number {LARGE_MAX})"
             )
         if session is None:
-            session = store.create(args.players, args.rules, args.max_number, args.rounds)
+            session = store.create(
+                args.players or NEW_GAME_PLAYERS, args.rules or DEFAULT_PRESET, max_number, args.rounds
+            )
     except UnknownGame:
         raise InputError(f"--game {args.game}: no such game in {args.db}") from None
     except ValueError as error:  # StoreError, SourceError, a player count the rules refuse
@@ -729,9 +762,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     live = commands.add_parser("live", help="keep a game's score from a camera, video file or folder of frames")
     live.add_argument("--source", required=True, help="camera index (0), video file, or folder of photos")
-    live.add_argument("--players", nargs="+", default=["Player 1", "Player 2"], help="names in turn order")
-    live.add_argument("--rules", default=DEFAULT_PRESET, choices=list(PRESETS))
-    _max_number_argument(live, STANDARD_MAX, "a new game's set: numbers 0 to 5 (56 tiles, the default) or 0 to 6 (84)")
+    live.add_argument(
+        "--players", nargs="+", help=f"a new game's names in turn order (default: {' '.join(NEW_GAME_PLAYERS)})"
+    )
+    live.add_argument("--rules", choices=list(PRESETS), help=f"a new game's rules (default: {DEFAULT_PRESET})")
+    _max_number_argument(live, None, "a new game's set: numbers 0 to 5 (56 tiles, the default) or 0 to 6 (84)")
     live.add_argument(
         "--rounds",
         type=_between(1, MOST_ROUNDS, int),

@@ -165,6 +165,29 @@ def test_any_new_game_can_be_continued_from_the_command_line(tmp_path, capsys):
     assert "no such game" not in capsys.readouterr().err  # found; only the empty folder is refused
 
 
+def test_a_continued_game_keeps_its_set_up_and_refuses_options_that_name_another(tmp_path, capsys):
+    database = str(tmp_path / "games.sqlite3")
+    store = GameStore(database)
+    game_id = store.create(["Ann", "Bob"], "wikipedia", 6, 3).id
+    store.close()
+    frames = tmp_path / "empty"
+    frames.mkdir()
+    continued = ["live", "--source", str(frames), "--game", game_id, "--db", database]
+    # The game's own set-up, named again, is no conflict: only the empty folder is refused.
+    assert (
+        main([*continued, "--rules", "wikipedia", "--max-number", "6", "--rounds", "3", "--players", "Ann", "Bob"]) == 2
+    )
+    assert "keeps the set-up" not in capsys.readouterr().err
+    assert main([*continued, "--rules", DEFAULT_PRESET, "--max-number", "5", "--players", "Ann", "Cy"]) == 2
+    error = capsys.readouterr().err
+    assert f"--rules {DEFAULT_PRESET} (it has wikipedia)" in error and "--max-number 5 (it has 6)" in error
+    assert "--players Ann Cy (it has Ann Bob)" in error and "--rounds" not in error
+    assert main([*continued, "--rounds", "4"]) == 2
+    assert "--rounds 4 (it has 3)" in capsys.readouterr().err
+    again = GameStore(database).get(game_id).game
+    assert (again.rules.name, again.rules.max_number, again.rules.max_rounds) == ("wikipedia", 6, 3)
+
+
 def test_a_game_kept_from_the_camera_takes_up_what_the_page_enters_meanwhile(tmp_path):
     """`triominoes live` and `triominoes serve` on one file: a draw entered on the page while
     the camera's program keeps the game is taken up before its next frame, and kept in the file
