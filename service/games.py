@@ -40,7 +40,8 @@ CREATE TABLE IF NOT EXISTS games (
     events TEXT NOT NULL,
     trusted TEXT NOT NULL,
     provisional TEXT NOT NULL DEFAULT '[]',
-    options TEXT NOT NULL DEFAULT '{}'
+    options TEXT NOT NULL DEFAULT '{}',
+    taken_back TEXT NOT NULL DEFAULT '[]'
 )
 """
 
@@ -78,6 +79,9 @@ class GameSession:
     # their numbers only as hints until it reads them surely, and a sure reading that differs
     # corrects the placement.
     provisional: set[Cell] = field(default_factory=set)
+    # Placements of this round a player took back (undo) that the camera may still read where
+    # they were: it does not commit them again while a view that matches the board shows them.
+    taken_back: set[PlacedTile] = field(default_factory=set)
     table: LiveTable = field(default_factory=LiveTable)
     status: Verdict = field(default_factory=lambda: Verdict("in_sync", "new game"))
     # The last frame read that showed the table as the game has it (in sync, or the placement
@@ -123,6 +127,7 @@ class GameSession:
             },
             "corrected_cells": sorted(list(c) for c in self.trusted),
             "provisional_cells": sorted(list(c) for c in self.provisional),
+            "taken_back": _placed_list(self.taken_back),
         }
 
     def board_svg(self) -> str:
@@ -162,6 +167,7 @@ class GameSession:
             if isinstance(undone, Place):
                 self.trusted.discard(undone.cell)
                 self.provisional.discard(undone.cell)
+                self.taken_back.add(PlacedTile(undone.cell, undone.corners))
             self.status = Verdict("settling", "undone: waiting for the table")
             return None
         if kind == "correct":
@@ -176,6 +182,7 @@ class GameSession:
         if isinstance(event, EndRound):  # the next round starts a board of its own
             self.trusted.clear()
             self.provisional.clear()
+            self.taken_back.clear()
         self.status = Verdict("settling", entry.description)
         return entry.to_dict()
 
@@ -231,6 +238,8 @@ class GameSession:
             verdict = self.table.judge(self.table.shown, self._record(opener))
             verdict = replace(verdict, message=f"{done}; {verdict.message}")
         self.provisional -= verdict.confirmed
+        if verdict.taken_back_seen is not None and verdict.status in ("in_sync", "placed"):
+            self.taken_back &= verdict.taken_back_seen  # gone from a view of the whole board: played again, it counts
         entry = None
         if verdict.placement is not None:
             entry = self.game.apply(verdict.placement).to_dict()
@@ -243,6 +252,7 @@ class GameSession:
         """Become the game ``stored`` holds, as another program wrote it: its log and cells. The
         table reads its next frame afresh, as after any change entered by hand."""
         self.game, self.trusted, self.provisional = stored.game, stored.trusted, stored.provisional
+        self.taken_back = stored.taken_back
         self.stored_at = stored.stored_at
         self.table.forget()
         self.reference = None
@@ -256,7 +266,12 @@ class GameSession:
 
     def _record(self, opener: int) -> GameRecord:
         return GameRecord(
-            self.game.state, self.game.rules, opener, frozenset(self.trusted), frozenset(self.provisional)
+            self.game.state,
+            self.game.rules,
+            opener,
+            frozenset(self.trusted),
+            frozenset(self.provisional),
+            frozenset(self.taken_back),
         )
 
     def look_at_photo(
@@ -342,6 +357,14 @@ def _centre(corners) -> tuple[float, float]:
     return float(x), float(y)
 
 
+def _placed_list(placements: set[PlacedTile]) -> list[dict]:
+    """Placements as JSON, in a stable order: cell and corners of each."""
+    return [
+        {"cell": list(p.cell), "corners": list(p.corners)}
+        for p in sorted(placements, key=lambda p: (p.cell, p.corners))
+    ]
+
+
 def _opened(path: str) -> sqlite3.Connection:
     """The SQLite file at ``path`` with the games table, made or brought up to date."""
     db = sqlite3.connect(path, check_same_thread=False)
@@ -352,6 +375,8 @@ def _opened(path: str) -> sqlite3.Connection:
             db.execute("ALTER TABLE games ADD COLUMN provisional TEXT NOT NULL DEFAULT '[]'")
         if "options" not in columns:  # a file written before games chose their set and rounds
             db.execute("ALTER TABLE games ADD COLUMN options TEXT NOT NULL DEFAULT '{}'")
+        if "taken_back" not in columns:  # a file written before placements taken back were kept
+            db.execute("ALTER TABLE games ADD COLUMN taken_back TEXT NOT NULL DEFAULT '[]'")
         db.commit()
     except sqlite3.DatabaseError:
         db.close()
@@ -439,20 +464,21 @@ class GameStore:
         DamagedGame where the log cannot be replayed."""
         with self._lock:
             row = self._db.execute(
-                "SELECT players, rules, options, events, trusted, provisional, created, updated"
+                "SELECT players, rules, options, events, trusted, provisional, taken_back, created, updated"
                 " FROM games WHERE id = ?",
                 (game_id,),
             ).fetchone()
         if row is None:
             return None
-        players, preset, options, events, trusted, provisional, created, updated = row
+        players, preset, options, events, trusted, provisional, taken_back, created, updated = row
         try:  # IllegalEvent and malformed JSON are ValueErrors
             rules = game_rules(preset, **json.loads(options))
             game = Game(json.loads(players), rules, [event_from_dict(e) for e in json.loads(events)])
             cells = [{tuple(c) for c in json.loads(column)} for column in (trusted, provisional)]
+            back = {PlacedTile(tuple(p["cell"]), tuple(p["corners"])) for p in json.loads(taken_back)}
         except (ValueError, KeyError, TypeError) as error:
             raise DamagedGame(f"game {game_id} is stored but cannot be replayed ({error}): delete it") from None
-        return GameSession(game_id, game, created, *cells, stored_at=updated)
+        return GameSession(game_id, game, created, *cells, back, stored_at=updated)
 
     def save(self, session: GameSession, created: bool = False) -> None:
         """Write the game through, under its lock: the game as it is is written, and two saves of
@@ -469,19 +495,21 @@ class GameStore:
                 json.dumps([event_to_dict(e) for e in session.game.events]),
                 json.dumps(sorted(list(c) for c in session.trusted)),
                 json.dumps(sorted(list(c) for c in session.provisional)),
+                json.dumps(_placed_list(session.taken_back)),
                 updated,
                 session.id,
             )
             if created:
                 statement = (
-                    "INSERT INTO games (players, rules, options, events, trusted, provisional, updated, id, created)"
-                    " VALUES (?,?,?,?,?,?,?,?,?)"
+                    "INSERT INTO games"
+                    " (players, rules, options, events, trusted, provisional, taken_back, updated, id, created)"
+                    " VALUES (?,?,?,?,?,?,?,?,?,?)"
                 )
                 values = (*values, session.created)
             else:
                 statement = (
-                    "UPDATE games SET players=?, rules=?, options=?, events=?, trusted=?, provisional=?, updated=?"
-                    " WHERE id=?"
+                    "UPDATE games SET players=?, rules=?, options=?, events=?, trusted=?, provisional=?, taken_back=?,"
+                    " updated=? WHERE id=?"
                 )
             with self._lock:
                 written = self._db.execute(statement, values).rowcount

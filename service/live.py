@@ -135,7 +135,9 @@ class Verdict:
     cells now read surely as the game has them. ``choices``: where the view shows several new
     tiles and cannot tell which came first, those that may have (each one the board allows
     alone), for a player to name one, in the game's frame (before the round's first tile, the
-    view's, which that tile's cell makes the round's)."""
+    view's, which that tile's cell makes the round's). ``taken_back_seen``: of the placements
+    players took back (``GameRecord.taken_back``), those the view still shows (None: it tells
+    nothing of them, the board not matched)."""
 
     status: Status
     message: str
@@ -144,6 +146,7 @@ class Verdict:
     corrections: tuple[PlacedTile, ...] = ()
     confirmed: frozenset[Cell] = frozenset()
     choices: tuple[PlacedTile, ...] = ()
+    taken_back_seen: frozenset[PlacedTile] | None = None
 
 
 def thumbnail(image: np.ndarray) -> np.ndarray:
@@ -173,13 +176,16 @@ class GameRecord:
     round's first tile (the camera cannot tell who it was), the ``trusted`` cells that players
     corrected by hand (whatever the camera reads there is taken to be the game's tile), the
     ``provisional`` cells that hold placements committed from an unsure reading (a sure one
-    corrects them) and where the tiles of the last view that counted lay (``to_the_game``)."""
+    corrects them), the placements players ``taken_back`` this round (read again as they were,
+    they are no new tiles) and where the tiles of the last view that counted lay
+    (``to_the_game``)."""
 
     state: GameState
     rules: Rules
     opener: int = 0
     trusted: frozenset[Cell] = frozenset()
     provisional: frozenset[Cell] = frozenset()
+    taken_back: frozenset[PlacedTile] = frozenset()
     seen: TableView | None = None  # the last view that counted
 
 
@@ -253,7 +259,8 @@ def judge_view(
         for p in state.board.placements
         if p.cell in record.provisional and p.cell not in unsure and seen.get(p.cell) == p.corners
     )
-    return replace(_against_the_board(seen, unsure, record, first), confirmed=confirmed)
+    still = frozenset(placed for placed in record.taken_back if seen.get(placed.cell) == placed.corners)
+    return replace(_against_the_board(seen, unsure, record, first), confirmed=confirmed, taken_back_seen=still)
 
 
 def _against_the_board(
@@ -273,7 +280,14 @@ def _against_the_board(
             corrections.append((placed, now))
         else:
             changed.append((placed, now))
-    added = [PlacedTile(cell, corners) for cell, corners in seen.items() if cell not in state.board]
+    # A placement the players took back, read again where it was, is not played again: a
+    # phantom (studio game 2000705's 3-3-4, read beside the board for nine photos) came back as
+    # each next player's tile as often as it was taken back.
+    added = [
+        PlacedTile(cell, corners)
+        for cell, corners in seen.items()
+        if cell not in state.board and PlacedTile(cell, corners) not in record.taken_back
+    ]
     if changed:
         placed, now = changed[0]
         return Verdict(
@@ -379,6 +393,10 @@ def _opening(
     (``opening_unread``; fresh studio game 2000746: the next tile, laid beside a 2-2-2 opening
     that was never read, was read loose and committed as the opening)."""
     board, loose = view.board, view.loose
+    # Before the round's first tile each view picks its own frame: a tile taken back is known by
+    # its numbers.
+    shown = {canonical(corners) for corners in (*loose, *(placed.corners for placed in board.placements))}
+    still = frozenset(placed for placed in record.taken_back if canonical(placed.corners) in shown)
     if len(board) > 1 and opening not in board:
         opening = _opening_triple(board, record.rules)
         if opening is None and _may_open(placed_first, record.rules):
@@ -405,8 +423,12 @@ def _opening(
             "by hand, or play the next tile beside it (the two are read together)",
         )
     else:
-        return Verdict("in_sync", f"round {record.state.round}: waiting for the opening tile")
-    return _try_place(first, record, first.cell in view.unsure)  # the round's frame is the view's
+        return Verdict("in_sync", f"round {record.state.round}: waiting for the opening tile", taken_back_seen=still)
+    if canonical(first.corners) in {canonical(placed.corners) for placed in still}:
+        waiting = f"round {record.state.round}: waiting for the opening tile ({first} was taken back)"
+        return Verdict("in_sync", waiting, taken_back_seen=still)
+    verdict = _try_place(first, record, first.cell in view.unsure)  # the round's frame is the view's
+    return replace(verdict, taken_back_seen=still)
 
 
 def _the_opening_alone(view: TableView, state: GameState) -> bool:

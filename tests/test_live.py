@@ -13,7 +13,9 @@ from engine.lattice import Cell, LatticeMap, cell_corners, edge_neighbours
 from engine.rules import game_rules, get_rules
 from engine.simulate import random_board
 from engine.tiles import rotations, tile_set
+from service.games import GameSession, GameStore
 from service.live import GameRecord, LiveSettings, LiveTable, TableView, changed_pixels, judge_view, thumbnail
+from vision.records import Reading, ReadTile
 
 RULES = get_rules("pressman-us")
 
@@ -879,8 +881,6 @@ def test_a_live_game_reads_each_frame_expecting_its_own_board():
     # The reader is told the game's board, so a misread number on it gives way to what the game
     # saw placed (vision.decode), and which of its tiles were placed from an unsure reading (only
     # hints); here a stand-in reader records what it was told.
-    from service.games import GameSession
-    from vision.records import Reading
 
     board = random_board(5, 6)
     session = GameSession("g", game_with(board), 0.0)
@@ -902,8 +902,6 @@ def test_a_live_game_gives_the_reader_its_last_frame_that_showed_the_game():
     # and this one differ (vision.reader: the one cell beside the board that changed). The
     # frame kept is the last one read that showed the game's board (or committed a placement);
     # an event entered by hand forgets it, as the table may differ from it.
-    from service.games import GameSession
-    from vision.records import Reading, ReadTile
 
     board = random_board(5, 6)
     session = GameSession("g", game_with(board), 0.0)
@@ -933,8 +931,6 @@ def test_a_session_places_an_opening_tile_first_seen_unread(alone):
     # it but flagged a number unsure (studio game 1000007's lone 2-2-2 read 0-2-2, one corner
     # at 0.72, opened the game wrongly), is where it looks once two tiles are joined (view_of
     # gives each tile's centre in the picture).
-    from service.games import GameSession
-    from vision.records import Reading, ReadTile
 
     pair = random_board(3, 2, "pressman-us")
     first, second = pair.placements
@@ -993,7 +989,6 @@ class PhotosOf:
         self.pictured, self.reading = pictured, None
 
     def photo(self, board: Board) -> np.ndarray:
-        from vision.records import Reading, ReadTile
 
         pixels, tiles = np.zeros((600, 800, 3), np.uint8), []
         for placed in board.placements:
@@ -1022,7 +1017,6 @@ def test_photos_one_a_turn_commit_a_tile_the_photo_before_could_not_then_the_nex
     # game falling a photo behind for the rest of the round. The earlier photo's reading tells
     # which came first where the pictures cannot (a hand-held camera: here, photos whose pixels
     # show nothing), as a photo counts as a view that held.
-    from service.games import GameSession
 
     before = Board(grown.placements[:10])
     added, phantom, next_turn = tiles_apart(before, 3)
@@ -1041,7 +1035,6 @@ def test_a_tile_named_first_keeps_what_orders_the_others(grown):
     # which that photo showed already, is committed from the next photo before the tile played
     # since, as if the camera had committed the named one, instead of the two being offered
     # again (as they were while naming cleared what orders them, as a tile entered by hand does).
-    from service.games import GameSession
 
     before = Board(grown.placements[:10])
     named, other, next_turn = tiles_apart(before, 3)
@@ -1061,45 +1054,49 @@ def test_a_tile_named_first_keeps_what_orders_the_others(grown):
     ]
 
 
+def photo_of(board: Board, unsure: Cell | None = None) -> Reading:
+    """What the reader would report of a photo showing ``board`` (``unsure``: a cell read unsurely)."""
+    outline = np.array([[0.0, 0.0], [20.0, 0.0], [10.0, 17.0]])
+    tiles = tuple(
+        ReadTile(
+            p.cell,
+            outline + 30 * k,
+            p.corners,
+            (0.5, 1.0, 1.0) if p.cell == unsure else (1.0,) * 3,
+            True,
+            p.cell == unsure,
+        )
+        for k, p in enumerate(board.placements)
+    )
+    return Reading(None, 800, 600, tiles, (), (), (), None, {}, ())
+
+
+class Photos:
+    """A reader that reports the given readings one after the other, and keeps what it was told."""
+
+    def __init__(self, *readings: Reading) -> None:
+        self.readings, self.told = list(readings), []
+
+    def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None):
+        self.told.append((known, provisional))
+        return self.readings.pop(0)
+
+
+PHOTO = np.zeros((600, 800, 3), np.uint8)
+
+
 def test_a_session_corrects_a_provisional_placement_and_keeps_it_across_a_restart(grown, tmp_path):
     # Through a game session and its store: the placement read unsurely is provisional (stored
     # with the game), the reader reads it afresh instead of expecting it, and the photo that
     # shows it surely otherwise corrects it (the score follows) and commits the tile beside it.
-    from service.games import GameStore
-    from vision.records import Reading, ReadTile
-
     before = Board(grown.placements[:11])
     last, misread = two_legal_tiles(before)
     after, _ = two_legal_tiles(before.with_tile(last))
 
-    def photo_of(board: Board, unsure: Cell | None = None) -> Reading:
-        outline = np.array([[0.0, 0.0], [20.0, 0.0], [10.0, 17.0]])
-        tiles = tuple(
-            ReadTile(
-                p.cell,
-                outline + 30 * k,
-                p.corners,
-                (0.5, 1.0, 1.0) if p.cell == unsure else (1.0,) * 3,
-                True,
-                p.cell == unsure,
-            )
-            for k, p in enumerate(board.placements)
-        )
-        return Reading(None, 800, 600, tiles, (), (), (), None, {}, ())
-
-    class Photos:
-        def __init__(self, *readings: Reading) -> None:
-            self.readings, self.told = list(readings), []
-
-        def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None):
-            self.told.append((known, provisional))
-            return self.readings.pop(0)
-
     store = GameStore(tmp_path / "games.sqlite3")
     session = store.create(["Ann", "Bob"], "pressman-us")
     session.game = game_with(before, players=2)
-    photo = np.zeros((600, 800, 3), np.uint8)
-    first = session.look(Photos(photo_of(before.with_tile(misread), misread.cell)), photo, 0.0, still=True)
+    first = session.look(Photos(photo_of(before.with_tile(misread), misread.cell)), PHOTO, 0.0, still=True)
     assert first["placed"]["event"]["corners"] == list(misread.corners) and first["changed"]
     assert session.provisional == {misread.cell} and session.board_svg().count("stroke-dasharray") == 1
     store.save(session)
@@ -1108,7 +1105,7 @@ def test_a_session_corrects_a_provisional_placement_and_keeps_it_across_a_restar
     session = restarted.get(session.id)
     assert session.provisional == {misread.cell} and session.to_dict()["provisional_cells"] == [list(misread.cell)]
     photos = Photos(photo_of(before.with_tile(last).with_tile(after)))
-    answer = session.look(photos, photo, 1.0, still=True)
+    answer = session.look(photos, PHOTO, 1.0, still=True)
     assert photos.told[0] == (before.with_tile(misread), {misread.cell})  # only a hint to the reader
     assert [entry["event"]["corners"] for entry in answer["corrected"]] == [list(last.corners)]
     assert answer["placed"]["event"]["cell"] == list(after.cell) and answer["status"] == "placed"
@@ -1117,8 +1114,47 @@ def test_a_session_corrects_a_provisional_placement_and_keeps_it_across_a_restar
     assert session.provisional == set() and "stroke-dasharray" not in session.board_svg()
 
 
+def test_a_placement_taken_back_is_not_committed_again_while_the_table_shows_it(grown, tmp_path):
+    # Studio game 2000705, kept from its camera by a player who took back what it got wrong: a
+    # phantom 3-3-4 read beside the board came back as each next player's tile as often as it
+    # was taken back. Now a placement taken back, read again where it was, is no new tile, also
+    # after a restart; once a view of the whole board no longer shows it, it may be played again.
+    before = Board(grown.placements[:11])
+    phantom, played = played_in_turn(before, later_allowed_alone=True)
+    store = GameStore(tmp_path / "games.sqlite3")
+    session = store.create(["Ann", "Bob"], "pressman-us")
+    session.game = game_with(before, players=2)
+    assert session.look(Photos(photo_of(before.with_tile(phantom))), PHOTO, 0.0, still=True)["status"] == "placed"
+    session.apply({"kind": "undo"})
+    again = session.look(Photos(photo_of(before.with_tile(phantom))), PHOTO, 1.0, still=True)
+    assert again["status"] == "in_sync" and session.game.state.board == before and session.taken_back == {phantom}
+    store.save(session)
+
+    session = GameStore(tmp_path / "games.sqlite3").get(session.id)
+    assert session.to_dict()["taken_back"] == [{"cell": list(phantom.cell), "corners": list(phantom.corners)}]
+    answer = session.look(Photos(photo_of(before.with_tile(phantom).with_tile(played))), PHOTO, 2.0, still=True)
+    assert answer["placed"]["event"]["cell"] == list(played.cell) and session.taken_back == {phantom}
+    covered = session.look(Photos(photo_of(Board(before.placements[2:]).with_tile(played))), PHOTO, 3.0, still=True)
+    assert covered["status"] == "covered" and session.taken_back == {phantom}  # hidden, maybe: still kept
+    gone = session.look(Photos(photo_of(before.with_tile(played))), PHOTO, 4.0, still=True)
+    assert gone["status"] == "in_sync" and session.taken_back == set()
+
+
+def test_an_opening_tile_taken_back_is_not_committed_again_while_the_table_shows_it():
+    # Before the round's first tile every view picks its own frame: the tile is known by its numbers.
+    game = Game(["Ann", "Bob"], RULES)
+    session = GameSession("g", game, 0.0)
+    opening = PlacedTile((0, 0), (4, 4, 4))
+    assert session.look(Photos(photo_of(Board((opening,)))), PHOTO, 0.0, still=True)["status"] == "placed"
+    session.apply({"kind": "undo"})
+    elsewhere = Board((PlacedTile((2, 0), (4, 4, 4)),))
+    again = session.look(Photos(photo_of(elsewhere)), PHOTO, 1.0, still=True)
+    assert again["status"] == "in_sync" and "was taken back" in again["message"] and not len(game.state.board)
+    assert session.look(Photos(photo_of(Board(()))), PHOTO, 2.0, still=True)["status"] == "in_sync"
+    assert session.taken_back == set()
+
+
 def test_a_correction_the_rules_refuse_leaves_the_game_as_it_was(grown):
-    from service.games import GameSession
 
     before = Board(grown.placements[:11])
     last, misread = two_legal_tiles(before)
@@ -1154,7 +1190,6 @@ def test_provisional_tiles_read_otherwise_are_corrected_together(grown):
     # Studio game 1000021: 2-3-4 committed unsurely as 2-2-4, then 2-2-3 beside it read to fit as
     # 2-2-2. Once both read surely as they are, correcting either alone breaks the rules beside
     # the other's misread, and the game stayed out of sync for good; both are corrected at once.
-    from service.games import GameSession
 
     before = Board(grown.placements[:10])
     first, second, first_misread, second_misread = misread_pair(before)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from engine.board import PlacedTile
 from engine.lattice import edge_neighbours
 from service.app import Settings, create_app
 
@@ -341,7 +342,7 @@ def test_a_game_deleted_while_its_page_streams_stays_deleted(tmp_path):
     assert store.list() == []
 
 
-def test_a_games_file_from_before_provisional_placements_and_game_options_still_opens(tmp_path):
+def test_a_games_file_from_before_provisional_placements_game_options_and_tiles_taken_back_still_opens(tmp_path):
     import sqlite3
 
     from service.games import GameStore
@@ -360,11 +361,14 @@ def test_a_games_file_from_before_provisional_placements_and_game_options_still_
     old.close()
     store = GameStore(path)
     session = store.get("g")
-    assert session.game.state.scores == (25, 0) and session.provisional == set()
+    assert session.game.state.scores == (25, 0) and session.provisional == set() and session.taken_back == set()
     assert (session.game.rules.max_number, session.game.rules.max_rounds) == (5, None)
     session.provisional.add((0, 0))
     store.save(session)
     assert GameStore(path).get("g").provisional == {(0, 0)}
+    session.apply({"kind": "undo"})
+    store.save(session)
+    assert GameStore(path).get("g").taken_back == {PlacedTile((0, 0), (5, 5, 5))}
 
 
 def test_a_stored_game_that_cannot_be_replayed_leaves_the_others_usable(tmp_path):
