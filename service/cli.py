@@ -9,15 +9,19 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from datasets.fonts import MissingFonts
 from engine.board import Board
 from engine.boardfile import BoardFileError, parse_board
 from engine.game import Game, IllegalEvent
-from engine.rules import DEFAULT_PRESET, MOST_ROUNDS, PRESETS, Rules, described, get_rules
+from engine.rules import DEFAULT_PRESET, MOST_ROUNDS, PRESETS, Rules, described, game_rules, get_rules
 from engine.scoring import judge_each, score_answer
 from engine.svg import board_svg
 from engine.tiles import LARGE_MAX, STANDARD_MAX, format_corners, tile_set
+
+if TYPE_CHECKING:
+    from service.play import StandIn
 
 EXIT_BAD_INPUT = 2
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a tool whose reader left
@@ -285,6 +289,19 @@ def _same_set_up(game: Game, args: argparse.Namespace) -> None:
         )
 
 
+def _stand_in(told: list[dict], players: Sequence[str], rules: Rules) -> StandIn:
+    """The player of ``live --stand-in``, for a told script that lists placements and that the
+    engine can replay (checked before a game is made for it)."""
+    from service.play import StandIn, told_opener
+
+    if told_opener(told) is None:
+        raise InputError("--stand-in needs a --told script that lists the placements (a studio sequence's events.json)")
+    try:
+        return StandIn(told, players, rules)
+    except (IllegalEvent, ValueError, KeyError, TypeError) as error:
+        raise InputError(f"--told: its placements cannot be replayed ({error})") from None
+
+
 def _max_number_argument(parser: argparse.ArgumentParser, default: int | None, what: str) -> None:
     parser.add_argument("--max-number", type=int, choices=(STANDARD_MAX, LARGE_MAX), default=default, help=what)
 
@@ -534,11 +551,11 @@ def _live(args: argparse.Namespace) -> int:
     try:
         store = GameStore(args.db)
         session = store.get(args.game) if args.game else None
-        seats = len(session.game.players) if session else len(args.players or NEW_GAME_PLAYERS)
-        if args.opener is not None and not 0 <= args.opener < seats:
-            raise InputError(f"--opener must be a seat 0..{seats - 1}, not {args.opener}")
         if session is not None:
             _same_set_up(session.game, args)
+        players = session.game.players if session else args.players or NEW_GAME_PLAYERS
+        if args.opener is not None and not 0 <= args.opener < len(players):
+            raise InputError(f"--opener must be a seat 0..{len(players) - 1}, not {args.opener}")
         source = frames(args.source, args.rate)  # checked before a game is made for it
         max_number = session.game.rules.max_number if session else args.max_number or STANDARD_MAX
         if _highest_placed(told) > max_number:
@@ -546,10 +563,10 @@ def _live(args: argparse.Namespace) -> int:
                 f"--told: its tiles have numbers to {LARGE_MAX}, past the game's set (0 to {max_number}):"
                 f" keep it as a game of the 84-tile set (--max-number {LARGE_MAX})"
             )
+        rules = session.game.rules if session else game_rules(args.rules or DEFAULT_PRESET, max_number, args.rounds)
+        stand_in = _stand_in(told, players, rules) if args.stand_in else None
         if session is None:
-            session = store.create(
-                args.players or NEW_GAME_PLAYERS, args.rules or DEFAULT_PRESET, max_number, args.rounds
-            )
+            session = store.create(players, rules.name, max_number, args.rounds)
     except UnknownGame:
         raise InputError(f"--game {args.game}: no such game in {args.db}") from None
     except ValueError as error:  # StoreError, SourceError, a player count the rules refuse
@@ -575,6 +592,7 @@ def _live(args: argparse.Namespace) -> int:
             report,
             store,
             args.still,
+            stand_in,
         )
     except (SourceError, ImageError) as error:
         raise InputError(str(error)) from None
@@ -601,6 +619,13 @@ def _live(args: argparse.Namespace) -> int:
             f"against the told script: the first {comparison.right} of its {comparison.told} placements committed"
             f" alike ({comparison.committed} committed in all); its scores: "
             + ", ".join(f"{n} {s}" for n, s in zip(state.players, comparison.told_scores))
+        )
+    if stand_in is not None:
+        print(
+            f"entered by hand: {stand_in.missed} placements the camera missed, {stand_in.corrected} it committed"
+            f" otherwise than told (taken back first); taken back: {stand_in.undone} tiles committed where none"
+            f" was played; {stand_in.gave_up} refused as entered; {stand_in.unsure_frames} entered where the"
+            " round's tiles left the lattice turn open"
         )
     if args.sheet:
         Path(args.sheet).write_text(session.score_sheet_csv(), encoding="utf-8")
@@ -787,6 +812,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--told",
         metavar="EVENTS.json",
         help="events with their frames: draws, passes and round ends are applied; placements, if listed, are compared",
+    )
+    live.add_argument(
+        "--stand-in",
+        action="store_true",
+        help="with --told: a player enters by hand each told placement the camera misses by the next one,"
+        " and undoes and enters right one it commits otherwise; prints how often",
     )
     live.add_argument("--json", action="store_true", help="print the final game as JSON")
     live.add_argument("--sheet", metavar="OUT.csv", help="also write the game's score sheet, for a spreadsheet")

@@ -10,6 +10,7 @@ as a player would press "drew a tile" after seeing the last tile registered.
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -19,8 +20,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.game import Game, IllegalEvent, Place, event_from_dict
-from engine.tiles import canonical
+from engine.game import Game, IllegalEvent, LogEntry, Place, event_from_dict
+from engine.lattice import Cell, LatticeMap, maps_onto
+from engine.rules import Rules
+from engine.tiles import Corners, canonical
 from service.games import GameSession, GameStore, UnknownGame
 from vision.image_io import load_image
 
@@ -101,6 +104,7 @@ def play(
     on_change: Callable[[int, dict], None] | None = None,
     store: GameStore | None = None,
     still: bool = False,
+    stand_in: StandIn | None = None,
 ) -> GameSession:
     """Run the session over every frame; ``on_change(frame, answer)`` hears each new verdict and
     each told event. With a ``store``, the game is written after every change, and what another
@@ -108,42 +112,65 @@ def play(
     taken up before each frame; UnknownGame once another program deleted it. ``still``: every
     frame is a photo of the table at rest (one a turn), judged as it comes
     (``GameSession.look_at_photo``) instead of once the picture has held still over several
-    frames."""
+    frames. ``stand_in``: a player who enters by hand the told placements the camera misses or
+    misreads (``StandIn``); once the frames end, the placements still missing and the told
+    events after them are entered too."""
     places_before = [sum(e["kind"] == "place" for e in told[:i]) for i in range(len(told))]
     pending, last_status = 0, None
 
     def heard(number: int, answer: dict) -> None:
-        nonlocal pending, last_status
+        nonlocal last_status
         key = (answer["status"], answer["message"])
         if on_change and (key != last_status or answer["placed"]):
             on_change(number, answer)
         if answer["changed"] and store:
             store.save(session)
         last_status = key
+        tell(number)
+
+    def tell(number: float) -> None:
+        """The told events due by frame ``number``, each once the placements before it are in
+        (entered by the ``stand_in`` where the camera missed one it had the time to see)."""
+        nonlocal pending
+        frame = int(min(number, last_frame))  # the frames' end (``math.inf``) told as the last frame
+
+        def say(status: str, message: str) -> None:
+            if store:
+                store.save(session)
+            if on_change:
+                on_change(frame, {"status": status, "message": message, "placed": None})
+
+        for message in stand_in.correct(session, number) if stand_in else ():
+            say("by hand", message)
         placed = sum(isinstance(e, Place) for e in session.game.events)
         while pending < len(told) and told[pending].get("frame", 0) <= number:
             event = told[pending]
             if event["kind"] == "place" and placed <= places_before[pending]:
-                break  # the camera has not committed this placement yet
-            if event["kind"] != "place":
+                entered = stand_in.enter_missed(session, places_before[pending], number) if stand_in else None
+                if entered is None:
+                    break  # the camera has not committed this placement yet
+                say("by hand", entered)
+                placed += 1
+            elif event["kind"] != "place":
                 try:
                     entry = session.apply(_without_frame(event))
                     message = entry["description"] if entry else "undone"
-                    if store:
-                        store.save(session)
                 except IllegalEvent as error:
                     message = f"refused {event['kind']}: {error}"
-                if on_change:
-                    on_change(number, {"status": "told", "message": message, "placed": None})
+                say("told", message)
             pending += 1
 
+    last_frame = 0
     for frame in source:
+        last_frame = frame.number
         if store and not store.sync(session):
             raise UnknownGame(session.id)  # deleted meanwhile (on the page): nothing left to keep
         if still:
             session.look_at_photo(reader, frame.pixels, frame.seconds, opener, partial(heard, frame.number))
         else:
             heard(frame.number, session.look(reader, frame.pixels, frame.seconds, opener))
+    if stand_in:
+        tell(math.inf)
     return session
 
 
@@ -168,18 +195,127 @@ class ComparisonWithTold:
             raise ValueError(f"{self.right} placements alike, of {self.told} told and {self.committed} committed")
 
 
+def _placements(log: Sequence[LogEntry]) -> list[tuple]:
+    """A game's placements as the score sheet tells them apart: player, tile and points."""
+    return [(e.event.player, canonical(e.event.corners), e.placement.score.total) for e in log if e.placement]
+
+
+def _replayed(players: Sequence[str], rules: Rules, told: Sequence[dict]) -> Game:
+    """The told script's game, played by the engine (IllegalEvent, or KeyError, TypeError or
+    ValueError for a malformed event, where it cannot be)."""
+    return Game(tuple(players), rules, [event_from_dict(_without_frame(event)) for event in told])
+
+
 def compare_with_told(game: Game, told: Sequence[dict]) -> ComparisonWithTold | None:
     """The camera's game against the told script's, or None when the script lists no placement.
     Placements are compared by player, tile and points, not by cell: the camera's game keeps a
     lattice frame of its own."""
     if told_opener(told) is None:
         return None
-    events = [event_from_dict(_without_frame(event)) for event in told]
-    script = Game(game.players, game.rules, events)
-
-    def placements(log) -> list[tuple]:
-        return [(e.event.player, canonical(e.event.corners), e.placement.score.total) for e in log if e.placement]
-
-    expected, committed = placements(script.log), placements(game.log)
+    script = _replayed(game.players, game.rules, told)
+    expected, committed = _placements(script.log), _placements(game.log)
     right = next((i for i, (a, b) in enumerate(zip(expected, committed)) if a != b), min(len(expected), len(committed)))
     return ComparisonWithTold(len(expected), len(committed), right, game.state.scores, script.state.scores)
+
+
+@dataclass
+class StandIn:
+    """A player at the table who keeps the score sheet right by hand, as the page lets one, while
+    a told script (a studio log) is played to the camera: a told placement the camera has not
+    committed by the frame the next one is played (``missed``; the last one, once the frames
+    end) is entered by hand, one it committed otherwise than told (another tile or points) is
+    taken back and entered right at once (``corrected``), and one it committed where no tile
+    has been played yet is taken back (``undone``). So every told placement reaches the game,
+    and the counts say how often players at a table would step in. A placement is entered
+    in the game's lattice frame, moved there from the script's by the round's tiles both hold
+    (``LatticeMap``); where those leave the turn open (a round's opening triple alone),
+    ``unsure_frames`` counts it. ``gave_up`` counts placements the game refused as entered."""
+
+    told: Sequence[dict]
+    players: Sequence[str]
+    rules: Rules
+    missed: int = 0
+    corrected: int = 0
+    undone: int = 0
+    unsure_frames: int = 0
+    gave_up: int = 0
+
+    def __post_init__(self) -> None:
+        self.expected = _placements(_replayed(self.players, self.rules, self.told).log)
+        self.places: list[dict] = []
+        rounds: list[int] = []  # each told placement's round, by the round ends told before it
+        ended = 0
+        for event in self.told:
+            ended += event["kind"] == "end_round"
+            if event["kind"] == "place":
+                self.places.append(event)
+                rounds.append(ended)
+        self.round_start = [rounds.index(r) for r in rounds]  # each round's first told placement
+        self.refused: set[int] = set()  # placements the game refused as entered: not tried again
+        self.frames: dict[int, LatticeMap] = {}  # each round's frame (by its first told placement)
+
+    def correct(self, session: GameSession, number: float) -> list[str]:
+        """Take back each placement the camera has just committed otherwise than told (the last
+        event of the game): where the told one has been played by frame ``number``, enter it
+        instead (``corrected``); else no tile was played (``undone``). One line for each."""
+        done = []
+        while True:
+            committed = _placements(session.game.log)
+            index = len(committed) - 1
+            if index < 0 or not isinstance(session.game.events[-1], Place):
+                return done
+            if index in self.refused or (index < len(self.expected) and committed[index] == self.expected[index]):
+                return done
+            undone = session.game.events[-1].corners
+            session.apply({"kind": "undo"})
+            if index < len(self.places) and number >= self.places[index].get("frame", 0):
+                self.corrected += 1
+                done.append(self._enter(session, index, "misread"))
+            else:
+                self.undone += 1
+                done.append(f"a player took back the tile {list(undone)}: none was played")
+
+    def enter_missed(self, session: GameSession, index: int, number: float) -> str | None:
+        """Told placement ``index``, which the camera has not committed, entered by hand once
+        frame ``number`` reaches the next told placement's (the camera had the time to see it
+        alone); what was done in words, or None while the camera still may commit it."""
+        deadline = self.places[index + 1].get("frame", 0) if index + 1 < len(self.places) else math.inf
+        if number < deadline or index in self.refused:
+            return None
+        self.missed += 1
+        return self._enter(session, index, "missed")
+
+    def _enter(self, session: GameSession, index: int, why: str) -> str:
+        """Told placement ``index`` entered by hand in the game's frame; what was done, in words."""
+        event = self.places[index]
+        cell, corners = self._in_game_frame(session.game, index)
+        try:
+            session.apply({"kind": "place", "player": event["player"], "cell": list(cell), "corners": list(corners)})
+        except IllegalEvent as error:
+            self.refused.add(index)
+            self.gave_up += 1
+            return f"a player could not enter the {why} tile {list(event['corners'])}: {error}"
+        return f"a player entered the {why} tile {list(event['corners'])} at {list(cell)} by hand"
+
+    def _in_game_frame(self, game: Game, index: int) -> tuple[Cell, Corners]:
+        """Where told placement ``index`` lies in the game's lattice frame: the lattice symmetry
+        that sends the round's earlier told tiles onto the game's board (the script's frame
+        itself on an empty board)."""
+        event = self.places[index]
+        told_cell, told_corners = tuple(event["cell"]), tuple(event["corners"])
+        start = self.round_start[index]
+        pairs = list(zip(self.places[start:index], game.state.board.placements))
+        if not pairs:  # the round's first tile: the game takes the script's frame from it
+            maps = [LatticeMap()]
+        else:
+            first, placed = pairs[0]
+            maps = [
+                mapping
+                for mapping in maps_onto(tuple(first["cell"]), placed.cell)
+                if all(mapping.corners(tuple(t["cell"]), tuple(t["corners"])) == (p.cell, p.corners) for t, p in pairs)
+            ]
+        if self.frames.get(start) not in maps:  # a frame taken before holds while the board agrees
+            if len(maps) != 1:
+                self.unsure_frames += 1
+            self.frames[start] = maps[0] if maps else LatticeMap()
+        return self.frames[start].corners(told_cell, told_corners)

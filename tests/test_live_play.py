@@ -2,19 +2,22 @@
 
 import csv
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from engine.game import Game, event_to_dict
+from engine.board import PlacedTile, check_placement
+from engine.game import Game, Place, event_to_dict
+from engine.lattice import LatticeMap
 from engine.rules import DEFAULT_PRESET
 from engine.simulate import simulate_game
-from engine.tiles import canonical
+from engine.tiles import canonical, rotations, tile_set
 from service.cli import main
-from service.games import GameStore
-from service.play import compare_with_told, told_opener
+from service.games import GameSession, GameStore
+from service.play import Frame, StandIn, compare_with_told, play, told_opener
 
 
 def summary(events: list[dict]) -> list[tuple]:
@@ -99,6 +102,87 @@ def test_a_game_kept_from_the_camera_is_compared_with_the_told_script():
     assert compare_with_told(cut, [e for e in told if e["kind"] != "place"]) is None
 
 
+@dataclass
+class ScriptedCamera(GameSession):
+    """A game whose camera commits each told placement in a lattice frame of its own (``moved``)
+    from its frame on, once the placements before it are in; it misreads those in ``misread``
+    (a frame late) as another tile the board allows there, and never commits those in
+    ``missed``."""
+
+    told: list = field(default_factory=list)
+    moved: LatticeMap = field(default_factory=LatticeMap)
+    missed: frozenset = frozenset()
+    misread: frozenset = frozenset()
+
+    def look(self, reader, pixels, now, opener=0, still=False) -> dict:
+        places = [e for e in self.told if e["kind"] == "place"]
+        due = sum(isinstance(e, Place) for e in self.game.events)
+        entry = None
+        if due < len(places) and due not in self.missed and now >= places[due]["frame"] + (due in self.misread):
+            event = places[due]
+            cell, corners = self.moved.corners(tuple(event["cell"]), tuple(event["corners"]))
+            if due in self.misread:
+                corners = misreading(self.game, cell, corners)
+            entry = self.game.apply(Place(event["player"], cell, corners)).to_dict()
+        return {"status": "placed" if entry else "in_sync", "message": "", "placed": entry, "changed": bool(entry)}
+
+
+def misreading(game: Game, cell: tuple, corners: tuple) -> tuple:
+    """Another tile than ``corners`` that the board allows at ``cell``, not yet played."""
+    board, rules = game.state.board, game.rules
+    taken = {canonical(p.corners) for p in board.placements} | {canonical(corners)}
+    for tile in tile_set(rules.max_number):
+        for turned in rotations(tile.numbers):
+            if tile.numbers not in taken and not check_placement(board, PlacedTile(cell, turned), rules):
+                return turned
+    raise AssertionError(f"no other tile fits at {cell}")
+
+
+def test_a_stand_in_enters_by_hand_what_the_camera_misses_or_misreads_in_the_games_own_frame():
+    simulated = simulate_game(4, max_rounds=2).game  # two rounds, a board each
+    told = [{**event_to_dict(e.event), "frame": 10 * k} for k, e in enumerate(simulated.log)]
+    places = [e for e in told if e["kind"] == "place"]
+    second_round = sum(e.placement is not None for e in simulated.log[: [e.round for e in simulated.log].index(2)])
+    last = len(places) - 1
+    camera = ScriptedCamera(
+        "g",
+        Game(simulated.players, simulated.rules),
+        0.0,
+        told=told,
+        moved=LatticeMap(2, 4, 0),
+        # Not the second round's second tile: its opening triple alone would leave the frame open.
+        missed=frozenset({2, second_round + 2, last}),
+        misread=frozenset({3}),
+    )
+    stand_in = StandIn(told, simulated.players, simulated.rules)
+    heard = []
+    source = (Frame(n, float(n), None) for n in range(told[-1]["frame"] + 1))
+    play(camera, None, source, told, told_opener(told), lambda n, a: heard.append((n, a["message"])), stand_in=stand_in)
+    # Every placement reached the game, the told draws and the round's end after them too.
+    assert compare_with_told(camera.game, told).right == len(places)
+    assert camera.game.state.scores == simulated.state.scores and camera.game.events[-1] == simulated.events[-1]
+    assert (stand_in.missed, stand_in.corrected, stand_in.unsure_frames, stand_in.gave_up) == (3, 1, 0, 0)
+    # Those entered by hand lie in the camera's frame, where the table shows them.
+    moved = {LatticeMap(2, 4, 0).corners(tuple(e["cell"]), tuple(e["corners"])) for e in places}
+    assert {(e.event.cell, e.event.corners) for e in camera.game.log if e.placement} == moved
+    # The missed one is entered when the next is played, the last one once the frames end.
+    missed = [n for n, message in heard if "missed" in message]
+    assert missed == [places[3]["frame"], places[second_round + 3]["frame"], told[-1]["frame"]]
+    assert [n for n, message in heard if "misread" in message] == [places[3]["frame"] + 1]
+
+
+def test_a_stand_in_counts_a_frame_the_rounds_tiles_leave_open():
+    # An opening triple alone, committed in the camera's frame, turns three ways onto itself.
+    told = [
+        {"kind": "place", "player": 1, "cell": [0, 0], "corners": [4, 4, 4], "frame": 0},
+        {"kind": "place", "player": 0, "cell": [-1, 0], "corners": [3, 4, 4], "frame": 10},
+    ]
+    camera = ScriptedCamera("g", Game(["A", "B"]), 0.0, told=told, moved=LatticeMap(2, 4, 0), missed=frozenset({1}))
+    stand_in = StandIn(told, ["A", "B"], camera.game.rules)
+    play(camera, None, (Frame(n, float(n), None) for n in range(12)), told, 1, stand_in=stand_in)
+    assert stand_in.unsure_frames == 1 and compare_with_told(camera.game, told).right == 2
+
+
 def test_live_bad_sources_and_scripts(tmp_path, capsys):
     database = str(tmp_path / "games.sqlite3")
     assert main(["live", "--source", str(tmp_path / "missing.avi"), "--db", database]) == 2
@@ -134,6 +218,9 @@ def test_live_bad_sources_and_scripts(tmp_path, capsys):
     bad_script.write_text(json.dumps(sixes))
     assert main(["live", "--source", str(table), "--told", str(bad_script), "--db", database]) == 2
     assert "--max-number 6" in capsys.readouterr().err and len(GameStore(database).list()) == games
+    # A stand-in needs the placements it is to enter; told before a game is made.
+    assert main(["live", "--source", str(table), "--stand-in", "--db", database]) == 2
+    assert "--stand-in needs a --told script" in capsys.readouterr().err and len(GameStore(database).list()) == games
     assert main(["live", "--source", str(table), "--players", "Ann", "ann", "--db", database]) == 2
     assert "two players share a name" in capsys.readouterr().err and len(GameStore(database).list()) == games
 
