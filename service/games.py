@@ -164,11 +164,14 @@ class GameSession:
         self.reference = None  # the game changes by hand: the table may differ from the last frame
         if kind == "undo":
             undone = self.game.undo()
+            message = "undone: waiting for the table"
             if isinstance(undone, Place):
                 self.trusted.discard(undone.cell)
                 self.provisional.discard(undone.cell)
-                self.taken_back.add(PlacedTile(undone.cell, undone.corners))
-            self.status = Verdict("settling", "undone: waiting for the table")
+                taken = PlacedTile(undone.cell, undone.corners)
+                self.taken_back.add(taken)
+                message = f"took back the {taken}: the camera will not count it again while it lies there"
+            self.status = Verdict("settling", message)
             return None
         if kind == "correct":
             return self._correct(data)

@@ -1126,6 +1126,9 @@ def test_a_placement_taken_back_is_not_committed_again_while_the_table_shows_it(
     session.game = game_with(before, players=2)
     assert session.look(Photos(photo_of(before.with_tile(phantom))), PHOTO, 0.0, still=True)["status"] == "placed"
     session.apply({"kind": "undo"})
+    assert session.to_dict()["live"]["message"] == (
+        f"took back the {phantom}: the camera will not count it again while it lies there"
+    )
     again = session.look(Photos(photo_of(before.with_tile(phantom))), PHOTO, 1.0, still=True)
     assert again["status"] == "in_sync" and session.game.state.board == before and session.taken_back == {phantom}
     store.save(session)
