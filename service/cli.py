@@ -557,21 +557,20 @@ def _live(args: argparse.Namespace) -> int:
         if args.opener is not None and not 0 <= args.opener < len(players):
             raise InputError(f"--opener must be a seat 0..{len(players) - 1}, not {args.opener}")
         source = frames(args.source, args.rate)  # checked before a game is made for it
-        max_number = session.game.rules.max_number if session else args.max_number or STANDARD_MAX
-        if _highest_placed(told) > max_number:
+        new_game = (args.rules or DEFAULT_PRESET, args.max_number or STANDARD_MAX, args.rounds)
+        rules = session.game.rules if session else game_rules(*new_game)
+        if _highest_placed(told) > rules.max_number:
             raise InputError(
-                f"--told: its tiles have numbers to {LARGE_MAX}, past the game's set (0 to {max_number}):"
+                f"--told: its tiles have numbers to {LARGE_MAX}, past the game's set (0 to {rules.max_number}):"
                 f" keep it as a game of the 84-tile set (--max-number {LARGE_MAX})"
             )
-        rules = session.game.rules if session else game_rules(args.rules or DEFAULT_PRESET, max_number, args.rounds)
         stand_in = _stand_in(told, players, rules) if args.stand_in else None
         if session is None:
-            session = store.create(players, rules.name, max_number, args.rounds)
+            session = store.create(players, *new_game)
     except UnknownGame:
         raise InputError(f"--game {args.game}: no such game in {args.db}") from None
     except ValueError as error:  # StoreError, SourceError, a player count the rules refuse
         raise InputError(str(error)) from None
-    rules = session.game.rules
     set_up = f"{rules.name}, the {len(tile_set(rules.max_number))}-tile set"
     set_up += f", {rules.max_rounds} rounds at most" if rules.max_rounds is not None else ""
     print(f"game {session.id} ({', '.join(session.game.players)}; {set_up}) in {args.db}")

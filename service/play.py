@@ -259,14 +259,12 @@ class StandIn:
         event of the game): where the told one has been played by frame ``number``, enter it
         instead (``corrected``); else no tile was played (``undone``). One line for each."""
         done = []
-        while True:
+        while session.game.log and session.game.log[-1].placement is not None:
             committed = _placements(session.game.log)
             index = len(committed) - 1
-            if index < 0 or not isinstance(session.game.events[-1], Place):
-                return done
             if index in self.refused or (index < len(self.expected) and committed[index] == self.expected[index]):
                 return done
-            undone = session.game.events[-1].corners
+            undone = session.game.log[-1].event.corners
             session.apply({"kind": "undo"})
             if index < len(self.places) and number >= self.places[index].get("frame", 0):
                 self.corrected += 1
@@ -274,6 +272,7 @@ class StandIn:
             else:
                 self.undone += 1
                 done.append(f"a player took back the tile {list(undone)}: none was played")
+        return done
 
     def enter_missed(self, session: GameSession, index: int, number: float) -> str | None:
         """Told placement ``index``, which the camera has not committed, entered by hand once

@@ -9,12 +9,12 @@ import cv2
 import numpy as np
 import pytest
 
-from engine.board import PlacedTile, check_placement
 from engine.game import Game, Place, event_to_dict
 from engine.lattice import LatticeMap
+from engine.moves import legal_moves
 from engine.rules import DEFAULT_PRESET
 from engine.simulate import simulate_game
-from engine.tiles import canonical, rotations, tile_set
+from engine.tiles import canonical, tile_set
 from service.cli import main
 from service.games import GameSession, GameStore
 from service.play import Frame, StandIn, compare_with_told, play, told_opener
@@ -129,13 +129,8 @@ class ScriptedCamera(GameSession):
 
 def misreading(game: Game, cell: tuple, corners: tuple) -> tuple:
     """Another tile than ``corners`` that the board allows at ``cell``, not yet played."""
-    board, rules = game.state.board, game.rules
-    taken = {canonical(p.corners) for p in board.placements} | {canonical(corners)}
-    for tile in tile_set(rules.max_number):
-        for turned in rotations(tile.numbers):
-            if tile.numbers not in taken and not check_placement(board, PlacedTile(cell, turned), rules):
-                return turned
-    raise AssertionError(f"no other tile fits at {cell}")
+    moves = legal_moves(game.state.board, tile_set(game.rules.max_number))
+    return next(m.corners for m in moves if m.cell == cell and canonical(m.corners) != canonical(corners))
 
 
 def test_a_stand_in_enters_by_hand_what_the_camera_misses_or_misreads_in_the_games_own_frame():
