@@ -10,6 +10,7 @@ import pytest
 from engine.board import Board, PlacedTile, check_placement
 from engine.game import Game, IllegalEvent, Place, advance
 from engine.lattice import Cell, LatticeMap, cell_corners, edge_neighbours
+from engine.moves import legal_moves
 from engine.rules import game_rules, get_rules
 from engine.simulate import random_board
 from engine.tiles import rotations, tile_set
@@ -172,11 +173,7 @@ def test_a_misread_tile_is_out_of_sync_until_a_player_corrects_it(grown):
 
 def legal_tiles(board: Board, cell: Cell) -> list[PlacedTile]:
     """Every tile, turned every way, that the rules allow in ``cell`` beside ``board``."""
-    used = {p.tile for p in board.placements}
-    turned = (
-        PlacedTile(cell, turned) for tile in tile_set(5) if tile not in used for turned in rotations(tile.numbers)
-    )
-    return [placed for placed in turned if not check_placement(board, placed, RULES)]
+    return [placed for placed in legal_moves(board, tile_set(5)) if placed.cell == cell]
 
 
 def played_in_turn(board: Board, later_allowed_alone: bool) -> tuple[PlacedTile, PlacedTile]:
