@@ -88,13 +88,23 @@ def _images(patterns: list[str]) -> list[Path]:
     return found
 
 
+def _reading_order(tile) -> tuple:
+    """The board's tiles first, row by row as the lattice lies, then loose tiles top to bottom
+    in the photo: a list a player can follow across the board."""
+    if tile.cell is not None:
+        column, row = tile.cell
+        return (0, row, column)
+    x, y = tile.corners.mean(0)
+    return (1, y, x)
+
+
 def _summary(reading) -> str:
     joined = [t for t in reading.tiles if t.cell is not None]
     lines = [
         f"{reading.path}: {len(joined)} tiles on the board, {len(reading.tiles) - len(joined)} loose, "
         f"{len(reading.unread)} unread, {len(reading.face_down)} face down ({reading.timing_ms['total']:.0f} ms)"
     ]
-    for tile in sorted(reading.tiles, key=lambda t: t.cell is None):  # the board's tiles first
+    for tile in sorted(reading.tiles, key=_reading_order):
         flag = "" if tile.in_set else "  not in the set"
         flag += "  uncertain" if tile.ambiguous else ""
         loose = "" if tile.cell is not None else "loose "

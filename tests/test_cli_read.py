@@ -40,17 +40,27 @@ def test_bad_input(files, capsys, args, message):
     assert captured.out == "" and captured.err.count("\n") == 1 and message in captured.err
 
 
-def test_the_summary_lists_loose_tiles_by_where_they_lie_in_the_photo():
+def test_the_summary_lists_the_board_row_by_row_then_loose_tiles_by_where_they_lie_in_the_photo():
     def tile(cell, corners, ambiguous=False):
         return ReadTile(
             cell, np.array(corners, float), (1, 2, 3), (0.99, 0.4 if ambiguous else 0.99, 0.99), True, ambiguous
         )
 
+    lower_loose = tile(None, [[100, 350], [130, 400], [70, 400]])
     loose = tile(None, [[100, 50], [130, 100], [70, 100]], ambiguous=True)
     board = tile((0, 0), [[300, 50], [330, 100], [270, 100]])
-    reading = Reading("p.jpg", 640, 480, (loose, board), (), (), (), None, {"total": 5.0})
+    below = tile((-1, 1), [[270, 100], [300, 150], [240, 150]])
+    beside = tile((1, 0), [[300, 50], [360, 50], [330, 100]])
+    read = (lower_loose, loose, below, beside, board)
+    reading = Reading("p.jpg", 640, 480, read, (), (), (), None, {"total": 5.0})
     lines = _summary(reading).splitlines()
-    assert lines[1:] == ["  1-2-3 at [0, 0]", "  1-2-3 loose near pixel (100, 83)  uncertain"]
+    assert lines[1:] == [
+        "  1-2-3 at [0, 0]",
+        "  1-2-3 at [1, 0]",
+        "  1-2-3 at [-1, 1]",
+        "  1-2-3 loose near pixel (100, 83)  uncertain",
+        "  1-2-3 loose near pixel (100, 383)",
+    ]
 
 
 def test_an_output_is_tried_before_the_work_and_left_as_it_was(tmp_path):
