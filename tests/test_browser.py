@@ -332,6 +332,26 @@ def test_a_stored_game_is_resumed_from_the_start_page(server):
     assert not play_after_leaving
 
 
+def test_a_small_phone_sees_every_panel_without_scrolling_sideways(server):
+    """On a 320-pixel screen (a small phone sending a photo each turn) the start panel and a
+    game, its forms opened, fit the width: the camera panel and its file field once made the
+    whole page wider than the screen."""
+    _post(f"{server}/v1/games", {"players": ["Eve", "Finn"], "rules": "pressman-us"})
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET)
+        page = browser.new_page(viewport={"width": 320, "height": 700})
+        page.goto(server)
+        expect(page.locator("#start")).to_be_visible()
+        widths = [page.evaluate("document.documentElement.scrollWidth")]
+        page.locator("#games p", has_text="Eve 0, Finn 0").locator("button").click()
+        expect(page.locator("#play")).to_be_visible()
+        page.click("#by-hand summary")
+        page.click("#game-rules summary")
+        widths.append(page.evaluate("document.documentElement.scrollWidth"))
+        browser.close()
+    assert widths == [320, 320]
+
+
 def test_a_tile_or_an_empty_cell_clicked_on_the_drawing_is_corrected_or_filled(server):
     """A misread tile is corrected by clicking it on the board's drawing: the form takes its cell
     and numbers, the player fixes the numbers, and the drawing shows the correction. An empty cell
