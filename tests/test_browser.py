@@ -77,6 +77,8 @@ def test_one_photo_and_its_earlier_photo_are_scored_from_the_page(server):
         photo = page.evaluate(f"({INKED})(document.getElementById('photo-canvas'), false)")
         browser.close()
     assert result.startswith("24 tiles, ") and "last tile 1-3-4 at" in result and ": 8 = 8" in result
+    cells = [json.loads(line.split(" at ")[1]) for line in result.splitlines()[1:25]]
+    assert len(cells) == 24 and cells == sorted(cells, key=lambda cell: (cell[1], cell[0]))  # row by row
     # The photo is shown at its size with its reading drawn on it: the board's outlines in green,
     # and in blue the added tile's (at [-1, 1], where the reader reads it), colours the photo
     # itself does not show.

@@ -401,7 +401,8 @@ $("photo-form").onsubmit = async (e) => {
   $("photo-view").hidden = true;  // the last photo's picture, until this one's is drawn
   try {
     const reading = await call("POST", "/v1/readings", form);
-    const lines = reading.tiles.filter((t) => t.cell).map((t) => `${t.tile.join("-")} at [${t.cell}]`);
+    const board = reading.tiles.filter((t) => t.cell).sort((a, b) => a.cell[1] - b.cell[1] || a.cell[0] - b.cell[0]);
+    const lines = board.map((t) => `${t.tile.join("-")} at [${t.cell}]`);  // row by row, as `triominoes read` lists them
     lines.push(...reading.violations.map((v) => "violation: " + v.message));
     const last = reading.last_placement;
     if (last) {
