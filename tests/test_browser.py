@@ -19,6 +19,7 @@ import pytest
 from datasets.make import write_y4m
 from service.app import Settings
 from service.bench import BackgroundServer
+from service.games import GameStore
 from vision.image_io import load_image
 from vision.reader import Reader
 
@@ -47,8 +48,13 @@ def game_video(short_game):
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    running = BackgroundServer(Settings(database=str(tmp_path_factory.mktemp("db") / "games.sqlite3")))
+def database(tmp_path_factory):
+    return tmp_path_factory.mktemp("db") / "games.sqlite3"
+
+
+@pytest.fixture(scope="module")
+def server(database):
+    running = BackgroundServer(Settings(database=str(database)))
     yield running.url
     running.stop()
 
@@ -378,6 +384,31 @@ def test_a_tile_or_an_empty_cell_clicked_on_the_drawing_is_corrected_or_filled(s
         browser.close()
     assert picked == ("0, 0", "5, 5, 5") and form_open
     assert picked_empty == ("1, 0", "")
+
+
+def test_a_tile_the_camera_read_unsurely_is_flagged_beside_the_last_tile(server, database):
+    """A live game commits a tile read unsurely provisionally (dashed on the board); the line that
+    names the last tile says so too, until a player corrects the tile or a sure reading confirms it."""
+    game_id = _post(f"{server}/v1/games", {"players": ["Mia", "Ned"], "rules": "pressman-us"})["id"]
+    _post(f"{server}/v1/games/{game_id}/events", {"kind": "place", "cell": [0, 0], "corners": [5, 5, 5], "player": 0})
+    store = GameStore(database)  # as the live loop keeps it: the placement committed unsurely
+    session = store.get(game_id)
+    session.provisional.add((0, 0))
+    store.save(session)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET)
+        page = browser.new_page()
+        page.goto(f"{server}/#game={game_id}")
+        expect(page.locator("#last")).to_contain_text("Mia plays [5, 5, 5]", timeout=10_000)
+        flagged = page.inner_text("#last")
+        page.click('#board g[data-cell="0,0"]')
+        page.fill("#correct-corners", "4, 4, 4")
+        page.click('#correct button[value="correct"]')
+        expect(page.locator('#board g[data-cell="0,0"]')).to_have_attribute("data-corners", "4,4,4")
+        corrected = page.inner_text("#last")
+        browser.close()
+    assert flagged.endswith("(read unsurely: check its numbers, and click the tile to correct it)")
+    assert "4, 4, 4" in corrected and "unsurely" not in corrected
 
 
 def test_a_change_made_elsewhere_shows_on_a_page_that_streams_no_camera(server):

@@ -214,7 +214,9 @@ def test_a_placement_read_unsurely_is_provisional_until_a_sure_reading_settles_i
     unsure_here = frozenset({CAMERA.cell(last.cell)})
     placing = judge_view(TableView(truth.moved(CAMERA), unsure=unsure_here), GameRecord(game_with(before).state, RULES))
     assert placing.status == "placed" and placing.unsure
-    assert not judge_view(TableView(truth.moved(CAMERA)), GameRecord(game_with(before).state, RULES)).unsure
+    assert placing.message.endswith(", read unsurely: check its numbers")  # the players are told to look
+    surely = judge_view(TableView(truth.moved(CAMERA)), GameRecord(game_with(before).state, RULES))
+    assert surely.status == "placed" and not surely.unsure and "unsurely" not in surely.message
 
     game = game_with(before.with_tile(misread))
     provisional = {last.cell}

@@ -59,7 +59,11 @@ function showGame(data) {
     (data.rounds ? `, ${data.rounds} rounds at most` : "");
   showSentences($("game-rules-said"), data.rules_described);
   const last = data.last_placement;
-  $("last").textContent = last ? `Last tile: ${last.description}` : "";
+  // A tile committed from an unsure reading stays dashed on the board until the camera reads it
+  // surely; the line says so too, as such a tile is the one most likely misread.
+  const unsure = last && data.provisional_cells.some((cell) => String(cell) === String(last.placement.cell));
+  $("last").textContent = !last ? "" : `Last tile: ${last.description}` +
+    (unsure ? " (read unsurely: check its numbers, and click the tile to correct it)" : "");
   const opener = $("opener");
   if (opener.options.length !== data.players.length) {
     opener.replaceChildren(...data.players.map((name, i) => new Option(name, i)));
