@@ -16,18 +16,19 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
-from engine.board import PlacedTile
+from engine.board import Board, PlacedTile
 from engine.game import EndRound, Game, IllegalEvent, Place, event_from_dict, event_to_dict
 from engine.lattice import Cell
+from engine.moves import legal_moves
 from engine.rules import described, game_rules
 from engine.svg import board_svg
-from engine.tiles import STANDARD_MAX
+from engine.tiles import STANDARD_MAX, tile_set
 from service.live import GameRecord, LiveSettings, LiveTable, TableView, Verdict
 
 SCHEMA = """
@@ -127,8 +128,25 @@ class GameSession:
             },
             "corrected_cells": sorted(list(c) for c in self.trusted),
             "provisional_cells": sorted(list(c) for c in self.provisional),
+            "last_tile_choices": _placed_list(self.last_tile_choices()),
             "taken_back": _placed_list(self.taken_back),
         }
+
+    def last_tile_choices(self) -> list[PlacedTile]:
+        """Where the last tile was committed from an unsure reading and is still provisional
+        (wrong one time in four, docs/decisions.md), every tile the board beside it allows in
+        its cell, the one committed first, so that a player confirms or corrects it with one
+        click. None for a sure tile, and for the round's first (any tile fits there)."""
+        last = next((entry.event for entry in reversed(self.game.log) if entry.placement is not None), None)
+        if last is None or last.cell not in self.provisional:
+            return []
+        board = self.game.state.board
+        beside = Board(placed for placed in board.placements if placed.cell != last.cell)
+        if not len(beside):
+            return []
+        fitting = legal_moves(beside, tile_set(self.game.rules.max_number))
+        committed = PlacedTile(last.cell, last.corners)
+        return [committed, *(move for move in fitting if move.cell == last.cell and move != committed)]
 
     def board_svg(self) -> str:
         """The board drawn, with the empty cells sharing an edge with it (the opening cell on an
@@ -360,12 +378,12 @@ def _centre(corners) -> tuple[float, float]:
     return float(x), float(y)
 
 
-def _placed_list(placements: set[PlacedTile]) -> list[dict]:
-    """Placements as JSON, in a stable order: cell and corners of each."""
-    return [
-        {"cell": list(p.cell), "corners": list(p.corners)}
-        for p in sorted(placements, key=lambda p: (p.cell, p.corners))
-    ]
+def _placed_list(placements: Iterable[PlacedTile]) -> list[dict]:
+    """Placements as JSON, in the order given (a set's, sorted: a stable one): cell and corners
+    of each."""
+    if isinstance(placements, (set, frozenset)):
+        placements = sorted(placements, key=lambda p: (p.cell, p.corners))
+    return [{"cell": list(p.cell), "corners": list(p.corners)} for p in placements]
 
 
 def _opened(path: str) -> sqlite3.Connection:

@@ -70,7 +70,7 @@ ALONE_FIRST = 2  # readings showing a tile before another new one came, for it t
 STEADY_SHARE = 0.75  # a tile has come to stay from the reading on which at least this share of them show it
 # A placement committed from an unsure reading stands until a sure one confirms or corrects it;
 # the players are told to look: over the 88 studio games such tiles were wrong 54 times in 229,
-# tiles committed surely 3 in 1,621 (docs/decisions.md, *Tiles committed unsurely, flagged*).
+# tiles committed surely 3 in 1,621 (docs/decisions.md, *Tiles committed unsurely*).
 UNSURE_PLACEMENT = ", read unsurely: check its numbers"
 REMEMBERED_READINGS = 300  # readings kept to tell the order in which new tiles appeared
 REMEMBERED_STILLS = 100  # still thumbnails kept to tell it (one each time the picture moved; 58 kB each)

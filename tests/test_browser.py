@@ -386,29 +386,40 @@ def test_a_tile_or_an_empty_cell_clicked_on_the_drawing_is_corrected_or_filled(s
     assert picked_empty == ("1, 0", "")
 
 
-def test_a_tile_the_camera_read_unsurely_is_flagged_beside_the_last_tile(server, database):
-    """A live game commits a tile read unsurely provisionally (dashed on the board); the line that
-    names the last tile says so too, until a player corrects the tile or a sure reading confirms it."""
-    game_id = _post(f"{server}/v1/games", {"players": ["Mia", "Ned"], "rules": "pressman-us"})["id"]
-    _post(f"{server}/v1/games/{game_id}/events", {"kind": "place", "cell": [0, 0], "corners": [5, 5, 5], "player": 0})
-    store = GameStore(database)  # as the live loop keeps it: the placement committed unsurely
-    session = store.get(game_id)
-    session.provisional.add((0, 0))
-    store.save(session)
+def test_a_tile_the_camera_read_unsurely_is_confirmed_or_corrected_with_one_click(server, database):
+    """A live game commits a tile read unsurely provisionally (dashed on the board). The line that
+    names the last tile says so, with a button for each tile its cell allows; one click corrects
+    it. The round's first tile, which any tile could be, is only flagged."""
+    opening = _post(f"{server}/v1/games", {"players": ["Mia", "Ned"], "rules": "pressman-us"})["id"]
+    _post(f"{server}/v1/games/{opening}/events", {"kind": "place", "cell": [0, 0], "corners": [5, 5, 5], "player": 0})
+    second = _post(f"{server}/v1/games", {"players": ["Mia", "Ned"], "rules": "pressman-us"})["id"]
+    _post(f"{server}/v1/games/{second}/events", {"kind": "place", "cell": [0, 0], "corners": [5, 5, 5], "player": 0})
+    _post(f"{server}/v1/games/{second}/events", {"kind": "place", "cell": [1, 0], "corners": [5, 3, 5], "player": 1})
+    store = GameStore(database)  # as the live loop keeps them: the last placement committed unsurely
+    for game_id, cell in ((opening, (0, 0)), (second, (1, 0))):
+        session = store.get(game_id)
+        session.provisional.add(cell)
+        store.save(session)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET)
         page = browser.new_page()
-        page.goto(f"{server}/#game={game_id}")
+        page.goto(f"{server}/#game={opening}")
         expect(page.locator("#last")).to_contain_text("Mia plays [5, 5, 5]", timeout=10_000)
-        flagged = page.inner_text("#last")
-        page.click('#board g[data-cell="0,0"]')
-        page.fill("#correct-corners", "4, 4, 4")
-        page.click('#correct button[value="correct"]')
-        expect(page.locator('#board g[data-cell="0,0"]')).to_have_attribute("data-corners", "4,4,4")
+        flagged_opening = page.inner_text("#last")
+        page.goto(f"{server}/#game={second}")
+        page.reload()
+        expect(page.locator("#last")).to_contain_text("Ned plays [3, 5, 5]", timeout=10_000)
+        offered = page.locator("#last button").all_inner_texts()
+        page.click('#last button:text-is("[4, 5, 5]")')
+        expect(page.locator('#board g[data-cell="1,0"]')).to_have_attribute("data-corners", "5,4,5")
         corrected = page.inner_text("#last")
+        left = page.locator("#last button").count()
+        scores = page.locator("#scores tr td:nth-child(2)").all_inner_texts()
         browser.close()
-    assert flagged.endswith("(read unsurely: check its numbers, and click the tile to correct it)")
-    assert "4, 4, 4" in corrected and "unsurely" not in corrected
+    assert flagged_opening.endswith("(read unsurely: check its numbers, and click the tile to correct it)")
+    assert offered == ["[3, 5, 5] as read", "[0, 5, 5]", "[1, 5, 5]", "[2, 5, 5]", "[4, 5, 5]"]
+    assert "[4, 5, 5]" in corrected and "unsurely" not in corrected and left == 0
+    assert scores == ["25", "14"]  # 5-5-5 opening (15 + 10), then 4-5-5
 
 
 def test_a_change_made_elsewhere_shows_on_a_page_that_streams_no_camera(server):

@@ -1113,6 +1113,29 @@ def test_a_session_corrects_a_provisional_placement_and_keeps_it_across_a_restar
     assert session.provisional == set() and "stroke-dasharray" not in session.board_svg()
 
 
+def test_a_tile_committed_unsurely_offers_every_tile_its_cell_allows(grown):
+    # Such a tile is wrong one time in four (the 88 studio games): the page offers, for one
+    # click, the tile committed and every other one the board beside it allows in that cell.
+    # A sure tile, and the round's first (any tile fits there), offer none.
+    before = Board(grown.placements[:11])
+    last, misread = two_legal_tiles(before)
+    session = GameSession("g", game_with(before.with_tile(misread), players=2), 0.0)
+    assert session.last_tile_choices() == [] and session.to_dict()["last_tile_choices"] == []
+    session.provisional.add(misread.cell)
+    choices = session.last_tile_choices()
+    fitting = {
+        PlacedTile(misread.cell, turned)
+        for tile in tile_set(5)
+        for turned in rotations(tile.numbers)
+        if not check_placement(before, PlacedTile(misread.cell, turned), RULES)
+    }
+    assert choices[0] == misread and last in choices
+    assert len(choices) == len(set(choices)) and set(choices) == fitting
+    assert session.to_dict()["last_tile_choices"][0] == {"cell": list(misread.cell), "corners": list(misread.corners)}
+    opening = GameSession("o", game_with(Board([misread]), players=2), 0.0, provisional={misread.cell})
+    assert opening.last_tile_choices() == []
+
+
 def test_a_placement_taken_back_is_not_committed_again_while_the_table_shows_it(grown, tmp_path):
     # Studio game 2000705, kept from its camera by a player who took back what it got wrong: a
     # phantom 3-3-4 read beside the board came back as each next player's tile as often as it

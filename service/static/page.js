@@ -58,12 +58,7 @@ function showGame(data) {
   $("game-rules-name").textContent = data.rules + (data.max_number === 6 ? ", numbers 0 to 6" : "") +
     (data.rounds ? `, ${data.rounds} rounds at most` : "");
   showSentences($("game-rules-said"), data.rules_described);
-  const last = data.last_placement;
-  // A tile committed from an unsure reading stays dashed on the board until the camera reads it
-  // surely; the line says so too, as such a tile is the one most likely misread.
-  const unsure = last && data.provisional_cells.some((cell) => String(cell) === String(last.placement.cell));
-  $("last").textContent = !last ? "" : `Last tile: ${last.description}` +
-    (unsure ? " (read unsurely: check its numbers, and click the tile to correct it)" : "");
+  showLastTile(data);
   const opener = $("opener");
   if (opener.options.length !== data.players.length) {
     opener.replaceChildren(...data.players.map((name, i) => new Option(name, i)));
@@ -317,6 +312,25 @@ function nextPlayer() {
 // A tile placed by hand, for the player who plays next.
 function place(tile) {
   event({ kind: "place", ...tile, player: nextPlayer() });
+}
+
+// A tile committed from an unsure reading stays dashed on the board until the camera reads it
+// surely, and is wrong one time in four: the line naming it says so, with a button for each tile
+// its cell allows (the one read first), so that one click confirms or corrects it.
+function showLastTile(data) {
+  const last = data.last_placement;
+  const unsure = last && data.provisional_cells.some((cell) => String(cell) === String(last.placement.cell));
+  const buttons = data.last_tile_choices.map((tile, i) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    // Named as the line names the tile: its numbers from the lowest (the board turns it).
+    button.textContent = `[${[...tile.corners].sort((a, b) => a - b).join(", ")}]` + (i === 0 ? " as read" : "");
+    button.onclick = () => event({ kind: "correct", ...tile });
+    return button;
+  });
+  const check = !unsure ? [] : buttons.length ? [" (read unsurely: which is it?)", ...buttons]
+    : [" (read unsurely: check its numbers, and click the tile to correct it)"];
+  $("last").replaceChildren(...(last ? [`Last tile: ${last.description}`, ...check] : []));
 }
 
 // Where the camera saw several new tiles and cannot tell which came first, the player names it;
