@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from engine.board import Board, PlacedTile
 from engine.lattice import Cell, Point, cell_corners
-from engine.tiles import Tile, rotations
+from engine.tiles import Tile, rotations, tile_set
 
 _CONFLICT = -1  # a point where touching tiles already disagree: nothing can be played there
 
@@ -36,3 +36,14 @@ def legal_moves(board: Board, hand: Iterable[Tile], opening_cell: Cell = (0, 0))
             if (a is None or a == reading[0]) and (b is None or b == reading[1]) and (c is None or c == reading[2]):
                 moves.append(PlacedTile(cell, reading))
     return moves
+
+
+def fitting_tiles(board: Board, cell: Cell, max_number: int) -> list[PlacedTile]:
+    """Every tile of the set that the rest of ``board`` (any tile in ``cell`` taken away) allows
+    in ``cell``, turned as its neighbours want: what a player may have put there, for a tile the
+    camera missed or misread. None where ``cell`` touches no other tile, nor on a board with no
+    other tile (any tile opens)."""
+    rest = Board(placed for placed in board.placements if placed.cell != cell)
+    if not len(rest):
+        return []
+    return [move for move in legal_moves(rest, tile_set(max_number)) if move.cell == cell]

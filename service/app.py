@@ -211,6 +211,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def game_board(game_id: str) -> Response:
         return Response(store.get(game_id).board_svg(), media_type="image/svg+xml")
 
+    @app.get("/v1/games/{game_id}/fitting", summary="The tiles that cell [m, k] of the game's board may hold")
+    def fitting(game_id: str, m: int, k: int) -> list[dict]:
+        return store.get(game_id).fitting((m, k))
+
     @app.get("/v1/games/{game_id}/sheet.csv", summary="The game's score sheet, for a spreadsheet")
     def game_sheet(game_id: str) -> Response:
         sheet = store.get(game_id).score_sheet_csv()

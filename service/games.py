@@ -22,13 +22,13 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.board import Board, PlacedTile
+from engine.board import PlacedTile
 from engine.game import EndRound, Game, IllegalEvent, Place, event_from_dict, event_to_dict
 from engine.lattice import Cell
-from engine.moves import legal_moves
+from engine.moves import fitting_tiles
 from engine.rules import described, game_rules
 from engine.svg import board_svg
-from engine.tiles import STANDARD_MAX, tile_set
+from engine.tiles import STANDARD_MAX
 from service.live import GameRecord, LiveSettings, LiveTable, TableView, Verdict
 
 SCHEMA = """
@@ -132,6 +132,11 @@ class GameSession:
             "taken_back": _placed_list(self.taken_back),
         }
 
+    def fitting(self, cell: Cell) -> list[dict]:
+        """The tiles ``cell`` may hold beside the rest of the board (``fitting_tiles``), as JSON:
+        the page offers each for one click where a player places or corrects a tile by hand."""
+        return _placed_list(fitting_tiles(self.game.state.board, cell, self.game.rules.max_number))
+
     def last_tile_choices(self) -> list[PlacedTile]:
         """Where the last tile was committed from an unsure reading and is still provisional
         (wrong one time in four, docs/decisions.md), every tile the board beside it allows in
@@ -140,13 +145,9 @@ class GameSession:
         last = next((entry.event for entry in reversed(self.game.log) if entry.placement is not None), None)
         if last is None or last.cell not in self.provisional:
             return []
-        board = self.game.state.board
-        beside = Board(placed for placed in board.placements if placed.cell != last.cell)
-        if not len(beside):
-            return []
-        fitting = legal_moves(beside, tile_set(self.game.rules.max_number))
+        fitting = fitting_tiles(self.game.state.board, last.cell, self.game.rules.max_number)
         committed = PlacedTile(last.cell, last.corners)
-        return [committed, *(move for move in fitting if move.cell == last.cell and move != committed)]
+        return [committed, *(tile for tile in fitting if tile != committed)] if fitting else []
 
     def board_svg(self) -> str:
         """The board drawn, with the empty cells sharing an edge with it (the opening cell on an

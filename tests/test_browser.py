@@ -386,6 +386,32 @@ def test_a_tile_or_an_empty_cell_clicked_on_the_drawing_is_corrected_or_filled(s
     assert picked_empty == ("1, 0", "")
 
 
+def test_a_cell_picked_on_the_drawing_offers_the_tiles_that_fit_it(server):
+    """The camera missed or misread a tile: the player picks its cell on the drawing and, instead
+    of typing its numbers, clicks one of the tiles the board beside it allows there."""
+    game_id = _post(f"{server}/v1/games", {"players": ["Ola", "Pam"], "rules": "pressman-us"})["id"]
+    _post(f"{server}/v1/games/{game_id}/events", {"kind": "place", "cell": [0, 0], "corners": [5, 5, 5], "player": 0})
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET)
+        page = browser.new_page()
+        page.goto(f"{server}/#game={game_id}")
+        page.click('#board g[data-cell="1,0"]')  # empty: the tile the camera missed
+        expect(page.locator("#fitting")).to_contain_text("Tiles that fit here:")
+        to_place = page.locator("#fitting button").all_inner_texts()
+        page.click('#fitting button:text-is("[2, 5, 5]")')
+        expect(page.locator('#board g[data-cell="1,0"]')).to_have_attribute("data-corners", "5,2,5")
+        page.click('#board g[data-cell="1,0"]')  # placed: misread, it is another
+        expect(page.locator("#fitting")).to_contain_text("Or one of these:")
+        to_correct = page.locator("#fitting button").all_inner_texts()
+        page.click('#fitting button:text-is("[3, 5, 5]")')
+        expect(page.locator('#board g[data-cell="1,0"]')).to_have_attribute("data-corners", "5,3,5")
+        last = page.inner_text("#last")
+        browser.close()
+    assert to_place == ["[0, 5, 5]", "[1, 5, 5]", "[2, 5, 5]", "[3, 5, 5]", "[4, 5, 5]"]
+    assert to_correct == ["[0, 5, 5]", "[1, 5, 5]", "[3, 5, 5]", "[4, 5, 5]"]  # not the one there
+    assert last.startswith("Last tile: Pam plays [3, 5, 5] at [1, 0]: 13")
+
+
 def test_a_tile_the_camera_read_unsurely_is_confirmed_or_corrected_with_one_click(server, database):
     """A live game commits a tile read unsurely provisionally (dashed on the board). The line that
     names the last tile says so, with a button for each tile its cell allows; one click corrects

@@ -6,10 +6,10 @@ import tempfile
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.board import PlacedTile, check_placement, validate_board
+from engine.board import Board, PlacedTile, check_placement, validate_board
 from engine.game import IllegalEvent
 from engine.lattice import LatticeMap, edge_neighbours
-from engine.moves import legal_moves
+from engine.moves import fitting_tiles, legal_moves
 from engine.rules import PRESETS, get_rules
 from engine.scoring import judge_each, judge_placement
 from engine.simulate import random_board, simulate_game
@@ -86,6 +86,26 @@ def test_legal_moves_are_exactly_the_placements_that_break_no_rule(seed, size, h
         if not check_placement(board, PlacedTile(cell, reading), rules)
     }
     assert found == brute
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), size=st.integers(2, 40), pick=st.integers(0, 10_000))
+def test_the_tiles_fitting_a_cell_are_those_the_rest_of_the_board_allows_there(seed, size, pick):
+    # What the page offers for one click in a cell the camera missed or misread: the tile
+    # there among them (its board is legal), and no tile that breaks a rule.
+    rules = get_rules("pressman-us")
+    board = random_board(seed, size)
+    there = board.placements[pick % len(board)]
+    rest = Board(placed for placed in board.placements if placed.cell != there.cell)
+    brute = {
+        PlacedTile(there.cell, reading)
+        for tile in tile_set()
+        for reading in rotations(tile.numbers)
+        if not check_placement(rest, PlacedTile(there.cell, reading), rules)
+    }
+    fitting = fitting_tiles(board, there.cell, rules.max_number)
+    assert there in fitting and set(fitting) == brute and len(fitting) == len(brute)
+    assert fitting_tiles(Board([there]), there.cell, rules.max_number) == []  # any tile opens
 
 
 def _a_players_event(rng: random.Random, game, players: int) -> dict:

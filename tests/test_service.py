@@ -147,6 +147,23 @@ def test_body_limits(tmp_path):
         assert chunked.status_code == 411
 
 
+def test_the_tiles_a_cell_may_hold_are_offered_for_one_click(client):
+    # The page's buttons when a player picks a cell to place or correct a tile by hand.
+    game = new_game(client, ["Ann", "Bob"])
+    fitting = f"/v1/games/{game['id']}/fitting"
+    for event in (
+        {"cell": [0, 0], "corners": [5, 5, 5], "player": 0},
+        {"cell": [1, 0], "corners": [5, 3, 5], "player": 1},
+    ):
+        assert client.post(f"/v1/games/{game['id']}/events", json={"kind": "place", **event}).status_code == 200
+    beside = client.get(fitting, params={"m": 1, "k": 0}).json()  # the second tile's cell: one free corner
+    assert [tile["corners"] for tile in beside] == [[5, x, 5] for x in (0, 1, 2, 3, 4)]
+    assert all(tile["cell"] == [1, 0] for tile in beside)
+    assert client.get(fitting, params={"m": 9, "k": 9}).json() == []  # touching no tile
+    assert client.get(fitting, params={"m": "one", "k": 0}).status_code == 422
+    assert client.get("/v1/games/unknown/fitting", params={"m": 0, "k": 0}).status_code == 404
+
+
 def test_games_are_created_listed_fetched_and_deleted(client):
     game = new_game(client)
     assert len(game["id"]) >= 20 and game["players"] == PLAYERS and game["turn"] is None

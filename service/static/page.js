@@ -122,6 +122,25 @@ function pickTile(event) {
   $("correct-corners").value = (picked.dataset.corners || "").replace(/,/g, ", ");
   $("by-hand").open = true;
   $("correct-corners").focus();
+  showFitting(picked.dataset.cell.split(",").map(Number), picked.dataset.corners);
+}
+
+// The tiles the rest of the board allows in the picked cell, a button each, so that a tile is
+// placed or corrected with one click instead of its numbers typed (none where any tile fits:
+// the round's first tile).
+async function showFitting(cell, corners) {
+  const picked = $("correct-cell").value;
+  $("fitting").replaceChildren();
+  let tiles;
+  try { tiles = await call("GET", `/v1/games/${game.id}/fitting?m=${cell[0]}&k=${cell[1]}`); }
+  catch (error) { setStatus("error", error.message); return; }
+  if ($("correct-cell").value !== picked) return;  // another cell was picked meanwhile
+  const buttons = tiles.filter((tile) => String(tile.corners) !== corners).map((tile) => button(named(tile), () => {
+    $("fitting").replaceChildren();
+    if (corners) event({ kind: "correct", ...tile });
+    else place(tile);
+  }));
+  if (buttons.length) $("fitting").replaceChildren(corners ? "Or one of these:" : "Tiles that fit here:", ...buttons);
 }
 
 function fingerprint(text) {
@@ -314,20 +333,27 @@ function place(tile) {
   event({ kind: "place", ...tile, player: nextPlayer() });
 }
 
+// A button that is no form's submit.
+function button(text, onclick) {
+  const made = document.createElement("button");
+  made.type = "button";
+  made.textContent = text;
+  made.onclick = onclick;
+  return made;
+}
+
+// A tile on a button, named as the game's log names it: its numbers from the lowest (the cell's
+// neighbours turn it).
+const named = (tile) => `[${[...tile.corners].sort((a, b) => a - b).join(", ")}]`;
+
 // A tile committed from an unsure reading stays dashed on the board until the camera reads it
 // surely, and is wrong one time in four: the line naming it says so, with a button for each tile
 // its cell allows (the one read first), so that one click confirms or corrects it.
 function showLastTile(data) {
   const last = data.last_placement;
   const unsure = last && data.provisional_cells.some((cell) => String(cell) === String(last.placement.cell));
-  const buttons = data.last_tile_choices.map((tile, i) => {
-    const button = document.createElement("button");
-    button.type = "button";
-    // Named as the line names the tile: its numbers from the lowest (the board turns it).
-    button.textContent = `[${[...tile.corners].sort((a, b) => a - b).join(", ")}]` + (i === 0 ? " as read" : "");
-    button.onclick = () => event({ kind: "correct", ...tile });
-    return button;
-  });
+  const buttons = data.last_tile_choices.map((tile, i) =>
+    button(named(tile) + (i === 0 ? " as read" : ""), () => event({ kind: "correct", ...tile })));
   const check = !unsure ? [] : buttons.length ? [" (read unsurely: which is it?)", ...buttons]
     : [" (read unsurely: check its numbers, and click the tile to correct it)"];
   $("last").replaceChildren(...(last ? [`Last tile: ${last.description}`, ...check] : []));
@@ -336,13 +362,8 @@ function showLastTile(data) {
 // Where the camera saw several new tiles and cannot tell which came first, the player names it;
 // the tiles after it follow from the next frames, or the next photo, in the order they came.
 function showChoices(choices) {
-  const buttons = choices.map((tile) => {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.textContent = `${game.players[nextPlayer()]} played ${tile.corners.join("-")} at [${tile.cell.join(", ")}] first`;
-    button.onclick = () => place(tile);
-    return button;
-  });
+  const buttons = choices.map((tile) => button(
+    `${game.players[nextPlayer()]} played ${tile.corners.join("-")} at [${tile.cell.join(", ")}] first`, () => place(tile)));
   $("choices").replaceChildren(...(buttons.length ? ["Which tile was played first?", ...buttons] : []));
 }
 
@@ -360,11 +381,7 @@ function storedGame(summary) {
   const scores = summary.players.map((name, i) => `${name} ${summary.scores[i]}`).join(", ");
   const stage = summary.winner !== null ? `${summary.players[summary.winner]} won` : `round ${summary.round}`;
   const started = new Date(summary.created * 1000).toLocaleString();
-  const button = document.createElement("button");
-  button.type = "button";
-  button.textContent = "Resume";
-  button.onclick = () => resume(summary.id);
-  entry.append(button, ` ${scores} \u00b7 ${stage} \u00b7 started ${started}`);
+  entry.append(button("Resume", () => resume(summary.id)), ` ${scores} \u00b7 ${stage} \u00b7 started ${started}`);
   return entry;
 }
 
