@@ -230,10 +230,13 @@ class GameSession:
             correction = {cell: tuple(data["corners"])}
         except (KeyError, TypeError):
             raise IllegalEvent("a correction needs the tile's cell [m, k] and its corners [a, b, c]") from None
+        before = self.game.state.board.by_cell.get(cell)
         (entry,) = self.game.correct(correction)
         self.trusted.add(cell)
         self.provisional.discard(cell)
-        self.status = Verdict("settling", f"corrected the tile at {list(cell)}")
+        # The same numbers again: a player confirms a tile the camera read unsurely.
+        done = "confirmed" if before is not None and before.corners == correction[cell] else "corrected"
+        self.status = Verdict("settling", f"{done} the tile at {list(cell)}")
         return entry.to_dict()
 
     def see(

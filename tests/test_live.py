@@ -1132,6 +1132,12 @@ def test_a_tile_committed_unsurely_offers_every_tile_its_cell_allows(grown):
     assert choices[0] == misread and last in choices
     assert len(choices) == len(set(choices)) and set(choices) == fitting
     assert session.to_dict()["last_tile_choices"][0] == {"cell": list(misread.cell), "corners": list(misread.corners)}
+    # Its "as read" button: the same numbers sent back confirm it, and nothing is offered then.
+    session.apply({"kind": "correct", "cell": list(misread.cell), "corners": list(misread.corners)})
+    assert session.status.message == f"confirmed the tile at {list(misread.cell)}"
+    assert session.provisional == set() and session.last_tile_choices() == []
+    session.apply({"kind": "correct", "cell": list(last.cell), "corners": list(last.corners)})
+    assert session.status.message == f"corrected the tile at {list(last.cell)}"
     opening = GameSession("o", game_with(Board([misread]), players=2), 0.0, provisional={misread.cell})
     assert opening.last_tile_choices() == []
 
