@@ -351,6 +351,8 @@ class GameSession:
                 "corrected": corrected,
                 "changed": entry is not None or bool(corrected) or provisional != self.provisional,  # to be saved
                 "reading": shown.to_dict() if shown is not None else None,
+                # Why this frame reads poorly, for the players to act on (None: not read).
+                "advice": list(reading.advice) if reading is not None else None,
                 "timing_ms": reading.timing_ms if reading is not None else {},
                 "game": self.to_dict(),
             }

@@ -24,6 +24,7 @@ from vision.image_io import load_image
 from vision.reader import Reader
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 REQUIRED = os.environ.get("TRIOMINOES_BROWSER_TEST") == "required"
 try:
@@ -192,6 +193,23 @@ def test_photos_of_the_table_sent_after_each_turn_keep_the_score(server, short_g
         status = page.locator("#status").inner_text()
         browser.close()
     assert scores == truth["final_scores"] and status != "error"
+
+
+def test_a_photo_too_far_from_the_table_tells_the_players_to_bring_the_camera_closer(server):
+    """A camera that shows the tiles too small reads nothing surely; beside the camera the page
+    says why, from the photo just read, and says nothing once a photo reads well."""
+    game_id = _post(f"{server}/v1/games", {"players": ["Quin", "Ros"], "rules": "pressman-us"})["id"]
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET)
+        page = browser.new_page()
+        page.goto(f"{server}/#game={game_id}")
+        page.set_input_files("#table-photo", FIXTURES / "far_board.jpg")  # tiles about 20 pixels a side
+        expect(page.locator("#advice")).to_contain_text("bring the camera closer", timeout=30_000)
+        far = page.inner_text("#advice")
+        page.set_input_files("#table-photo", SAMPLES / "board_before.jpg")  # tiles about 70 pixels a side
+        expect(page.locator("#advice")).to_have_text("", timeout=30_000)
+        browser.close()
+    assert far.startswith("Camera: the tiles are about ") and "too small to read surely" in far
 
 
 def test_the_tile_played_first_is_named_with_one_click_where_the_photo_cannot_tell(

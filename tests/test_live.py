@@ -1084,6 +1084,22 @@ class Photos:
 PHOTO = np.zeros((600, 800, 3), np.uint8)
 
 
+def test_a_frames_answer_carries_the_readings_advice_on_the_camera(grown, monkeypatch):
+    # A camera too far from the table reads nothing surely, and the players, who see only
+    # "settling" or "in sync", are told why by the page beside the camera: the advice of the
+    # frame just read; a frame not read (the picture unchanged) tells nothing new (None).
+    advice = ("the tiles are about 20 pixels a side, too small to read surely: bring the camera closer",)
+    board = Board(grown.placements[:5])
+    far = replace(photo_of(board), advice=advice)
+    session = GameSession("g", game_with(board, players=2), 0.0)
+    answer = session.look(Photos(far, photo_of(board)), PHOTO, 0.0, still=True)
+    assert answer["advice"] == list(advice) and answer["status"] == "in_sync"
+    closer = session.look(Photos(photo_of(board)), PHOTO, 1.0, still=True)
+    assert closer["advice"] == []
+    monkeypatch.setattr(session.table, "need", lambda pixels, now: "unchanged")  # like the last frame: not read
+    assert session.look(Photos(), PHOTO, 2.0)["advice"] is None
+
+
 def test_a_session_corrects_a_provisional_placement_and_keeps_it_across_a_restart(grown, tmp_path):
     # Through a game session and its store: the placement read unsurely is provisional (stored
     # with the game), the reader reads it afresh instead of expecting it, and the photo that

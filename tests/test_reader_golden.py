@@ -57,6 +57,7 @@ def test_sample_is_read_exactly(readings):
     assert all(min(np.linalg.norm(f - t) for f in found_down) < 20 for t in truth_down)
     assert after.violations == ()
     assert not any("too small to read surely" in note for note in after.notes)  # 70-pixel tiles
+    assert after.advice == () and after.to_dict()["advice"] == []
     assert not any("hard to read" in note for note in after.notes) and not any(t.ambiguous for t in after.tiles)
 
 
@@ -425,6 +426,9 @@ def test_a_far_board_is_found_again_with_the_photo_enlarged(reader, monkeypatch)
     assert (row["tiles"], row["found"], row["extra"], row["misplaced"]) == (29, 27, 0, 0)
     assert "the tiles are small: found with the photo enlarged" in reading.notes
     assert any("too small to read surely: bring the camera closer" in note for note in reading.notes)
+    # That note is advice a live game's page shows by the camera; how the tiles were found is not.
+    assert [note for note in reading.advice if "too small" in note] and set(reading.advice) <= set(reading.notes)
+    assert "the tiles are small: found with the photo enlarged" not in reading.advice
     monkeypatch.setattr("vision.reader.FAR_TILE_SIDE", 0.0)  # without that look, half the board is lost
     assert compare(truth, reader.read(image).to_dict())["found"] <= 20
 

@@ -232,13 +232,16 @@ class Reader:
         rules_used = replace(rules, max_number=sight.max_number)
         board = joined_board(tiles)
         violations = _shown_broken(validate_board(board, rules_used), board, known, previous)
-        notes = _notes(sight, sights[0], tiles, known, violations)
+        advice = _advice(sight)
+        notes = _notes(sight, sights[0], tiles, known, violations, advice)
         last, note = self._placement(image, tiles, board, rules_used, sight, changed, previous, previous_image, known)
         if note:
             notes.append(note)
         lap("validate")
         timing["total"] = (time.perf_counter() - start) * 1000
-        return Reading(path, width, height, tiles, face_down, sight.unread, violations, last, timing, tuple(notes))
+        return Reading(
+            path, width, height, tiles, face_down, sight.unread, violations, last, timing, tuple(notes), tuple(advice)
+        )
 
     def _looks(
         self,
@@ -734,12 +737,39 @@ class Reader:
         return [candidates[k] for k in keep], triangles[keep], probabilities[keep]
 
 
+def _advice(sight: _Sight) -> list[str]:
+    """The notes that say why the photo reads poorly and how to take one that reads better: a
+    live game's page shows them by the camera, where a player can act on them."""
+    advice = []
+    if 0 < sight.photo_tile_side < SURELY_READ_SIDE:
+        advice.append(
+            f"the tiles are about {sight.photo_tile_side:.0f} pixels a side, too small to read surely:"
+            " bring the camera closer, or use more pixels"
+        )
+    if sight.read_surely < HARD_TO_READ_BELOW:
+        advice.append(
+            f"the numbers are hard to read in this photo (the classifier is {sight.read_surely:.0%} sure of a"
+            " corner on average: blur, glare or small tiles), so the numbers read from it are flagged uncertain"
+        )
+    if sight.pattern:
+        advice.append(
+            f"{sight.pattern} triangles found, far more than a game's tiles: a cloth printed with triangles,"
+            " not a game, so none is read"
+        )
+    return advice
+
+
 def _notes(
-    sight: _Sight, first: _Sight, tiles: Sequence[ReadTile], known: Board | None, violations: Sequence[Violation]
+    sight: _Sight,
+    first: _Sight,
+    tiles: Sequence[ReadTile],
+    known: Board | None,
+    violations: Sequence[Violation],
+    advice: Sequence[str],
 ) -> list[str]:
     """What a reading says of itself: unsure numbers, tiles it could not read, how the tiles
-    were found (``first``: the first look, to say how the chosen one differs), and why the
-    photo may read poorly."""
+    were found (``first``: the first look, to say how the chosen one differs), why the photo
+    may read poorly (``advice``), and what the rules or the game cannot match."""
     hard_to_read = sight.read_surely < HARD_TO_READ_BELOW  # one note then says every number is unsure
     notes = [
         f"corner {i} of the {'loose ' if t.cell is None else ''}tile {t.place} is uncertain ({c:.2f})"
@@ -758,21 +788,7 @@ def _notes(
         notes.append(f"the tiles are small in the frame: found with the photo shrunk to {sight.working_size} px only")
     elif sight is not first:
         notes.append("the tiles are small: found with the photo enlarged")
-    if 0 < sight.photo_tile_side < SURELY_READ_SIDE:
-        notes.append(
-            f"the tiles are about {sight.photo_tile_side:.0f} pixels a side, too small to read surely:"
-            " bring the camera closer, or use more pixels"
-        )
-    if hard_to_read:
-        notes.append(
-            f"the numbers are hard to read in this photo (the classifier is {sight.read_surely:.0%} sure of a"
-            " corner on average: blur, glare or small tiles), so the numbers read from it are flagged uncertain"
-        )
-    if sight.pattern:
-        notes.append(
-            f"{sight.pattern} triangles found, far more than a game's tiles: a cloth printed with triangles,"
-            " not a game, so none is read"
-        )
+    notes += advice
     if sight.lone_blank:
         notes.append("a loose tile shows no mark: the 0-0-0 tile face up, or a pip tile's back")
     if known is not None and len(known) and not sight.knows_the_board:

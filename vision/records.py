@@ -71,6 +71,7 @@ class Reading:
     last_placement: PlacementResult | None
     timing_ms: dict[str, float] = field(default_factory=dict)
     notes: tuple[str, ...] = ()  # what the reader could not settle, in words
+    advice: tuple[str, ...] = ()  # those of the notes that say how to take a photo that reads better
 
     @property
     def board(self) -> Board:
@@ -92,6 +93,7 @@ class Reading:
             "last_placement": self.last_placement.to_dict() if self.last_placement else None,
             "timing_ms": {k: round(v, 2) for k, v in self.timing_ms.items()},
             "notes": list(self.notes),
+            "advice": list(self.advice),
         }
 
 

@@ -38,6 +38,7 @@ function row(cells, className, tag = "td") {
 }
 
 function showGame(data) {
+  if (!game || game.id !== data.id) $("advice").textContent = "";  // another game's camera advice
   game = data;
   location.hash = "game=" + data.id;
   $("start").hidden = true;
@@ -243,6 +244,7 @@ function connect() {
     if (answer.game) showGame(answer.game);
     if (answer.reading !== undefined) drawOverlay(answer.reading);
     setStatus(answer.status, answer.message);
+    showAdvice(answer.advice);
   };
   socket.onclose = (event) => {
     socket = null;
@@ -300,6 +302,12 @@ async function startCamera() {
   if (!framesTimer) framesTimer = setInterval(sendFrame, 150);
 }
 
+// Why the camera's picture reads poorly and what to change (the tiles too small, blur or glare,
+// a cloth printed with triangles), from the last frame read: kept while frames go unread.
+function showAdvice(advice) {
+  if (advice) $("advice").textContent = advice.length ? `Camera: ${advice.join("; ")}.` : "";
+}
+
 // A photo of the table after each turn: a phone's camera, where the page cannot stream one. The
 // service commits the tile it shows, and reads it again for a second one played meanwhile.
 async function sendPhoto(file) {
@@ -313,6 +321,7 @@ async function sendPhoto(file) {
     const answer = await call("POST", `/v1/games/${game.id}/frames`, form);
     showGame(answer.game);
     setStatus(answer.status, answer.message);
+    showAdvice(answer.advice);
     // The stage shows the photo in the camera's place, with what was read on it.
     if (!socket && await drawPhotoRead($("overlay"), file, answer.reading)) $("stage").classList.add("photo");
   } catch (error) { setStatus("error", error.message); }
