@@ -351,8 +351,9 @@ class GameSession:
                 "corrected": corrected,
                 "changed": entry is not None or bool(corrected) or provisional != self.provisional,  # to be saved
                 "reading": shown.to_dict() if shown is not None else None,
-                # Why this frame reads poorly, for the players to act on (None: not read).
-                "advice": list(reading.advice) if reading is not None else None,
+                # Why this frame reads poorly, for the players to act on (None: not read, or no
+                # tile in it to judge the picture by: a hand over the table).
+                "advice": list(reading.advice) if reading is not None and (reading.tiles or reading.advice) else None,
                 "timing_ms": reading.timing_ms if reading is not None else {},
                 "game": self.to_dict(),
             }

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -106,23 +107,31 @@ def play(
     still: bool = False,
     stand_in: StandIn | None = None,
 ) -> GameSession:
-    """Run the session over every frame; ``on_change(frame, answer)`` hears each new verdict and
-    each told event. With a ``store``, the game is written after every change, and what another
-    program wrote to it (a draw entered on the page of ``triominoes serve`` on the same file) is
-    taken up before each frame; UnknownGame once another program deleted it. ``still``: every
-    frame is a photo of the table at rest (one a turn), judged as it comes
-    (``GameSession.look_at_photo``) instead of once the picture has held still over several
-    frames. ``stand_in``: a player who enters by hand the told placements the camera misses or
+    """Run the session over every frame; ``on_change(frame, answer)`` hears each new verdict,
+    each told event, and each kind of advice on the camera the first time a frame gives it
+    (status "camera": the reading's ``advice``). With a ``store``, the game is written after every
+    change, and what another program wrote to it (a draw entered on the page of ``triominoes
+    serve`` on the same file) is taken up before each frame; UnknownGame once another program
+    deleted it. ``still``: every frame is a photo of the table at rest (one a turn), judged as
+    it comes (``GameSession.look_at_photo``) instead of once the picture has held still over
+    several frames. ``stand_in``: a player who enters by hand the told placements the camera misses or
     misreads (``StandIn``); once the frames end, the placements still missing and the told
     events after them are entered too."""
     places_before = [sum(e["kind"] == "place" for e in told[:i]) for i in range(len(told))]
-    pending, last_status = 0, None
+    pending, last_status, advised = 0, None, set()
 
     def heard(number: int, answer: dict) -> None:
         nonlocal last_status
         key = (answer["status"], answer["message"])
         if on_change and (key != last_status or answer["placed"]):
             on_change(number, answer)
+        # Each kind of advice once (its figures move from frame to frame): a line each frame
+        # would bury the verdicts.
+        for advice in answer.get("advice") or ():
+            kind = re.sub(r"\d+", "N", advice)
+            if on_change and kind not in advised:
+                on_change(number, {"status": "camera", "message": advice, "placed": None})
+            advised.add(kind)
         if answer["changed"] and store:
             store.save(session)
         last_status = key

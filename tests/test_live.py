@@ -1096,6 +1096,12 @@ def test_a_frames_answer_carries_the_readings_advice_on_the_camera(grown, monkey
     assert answer["advice"] == list(advice) and answer["status"] == "in_sync"
     closer = session.look(Photos(photo_of(board)), PHOTO, 1.0, still=True)
     assert closer["advice"] == []
+    # A frame with no tile in it (a hand over the table) tells nothing of the camera, unless it
+    # says why none is read (a cloth printed with triangles).
+    bare = Reading(None, 800, 600, (), (), (), (), None, {}, ())
+    assert session.look(Photos(bare), PHOTO, 1.5, still=True)["advice"] is None
+    cloth = replace(bare, advice=("900 triangles found, far more than a game's tiles",))
+    assert session.look(Photos(cloth), PHOTO, 1.6, still=True)["advice"] == list(cloth.advice)
     monkeypatch.setattr(session.table, "need", lambda pixels, now: "unchanged")  # like the last frame: not read
     assert session.look(Photos(), PHOTO, 2.0)["advice"] is None
 

@@ -166,6 +166,30 @@ def test_a_stand_in_enters_by_hand_what_the_camera_misses_or_misreads_in_the_gam
     assert [n for n, message in heard if "misread" in message] == [places[3]["frame"] + 1]
 
 
+@dataclass
+class AdvisedCamera(GameSession):
+    """A game whose frames read with the given advice, one a frame (None: a frame not read)."""
+
+    advice: list = field(default_factory=list)
+
+    def look(self, reader, pixels, now, opener=0, still=False) -> dict:
+        said = self.advice[int(now)]
+        return {"status": "in_sync", "message": "", "placed": None, "changed": False, "advice": said}
+
+
+def test_each_kind_of_advice_on_the_camera_is_heard_once():
+    # `triominoes live` has no page: a camera too far is said once, though the figures in the
+    # advice move from frame to frame; another kind of advice is said too.
+    far = "the tiles are about {} pixels a side, too small to read surely: bring the camera closer".format
+    hard = "the numbers are hard to read in this photo (the classifier is 40% sure of a corner on average)"
+    frames = [[], [far(20)], None, [far(22)], [far(21), hard], [], [hard]]
+    camera = AdvisedCamera("g", Game(["A", "B"]), 0.0, advice=frames)
+    heard = []
+    source = (Frame(n, float(n), None) for n in range(len(frames)))
+    play(camera, None, source, (), 0, lambda n, a: heard.append((n, a["status"], a["message"])))
+    assert [h for h in heard if h[1] == "camera"] == [(1, "camera", far(20)), (4, "camera", hard)]
+
+
 def test_a_stand_in_counts_a_frame_the_rounds_tiles_leave_open():
     # An opening triple alone, committed in the camera's frame, turns three ways onto itself.
     told = [
