@@ -109,14 +109,14 @@ def play(
 ) -> GameSession:
     """Run the session over every frame; ``on_change(frame, answer)`` hears each new verdict,
     each told event, and each kind of advice on the camera the first time a frame gives it
-    (status "camera": the reading's ``advice``). With a ``store``, the game is written after every
-    change, and what another program wrote to it (a draw entered on the page of ``triominoes
-    serve`` on the same file) is taken up before each frame; UnknownGame once another program
-    deleted it. ``still``: every frame is a photo of the table at rest (one a turn), judged as
-    it comes (``GameSession.look_at_photo``) instead of once the picture has held still over
-    several frames. ``stand_in``: a player who enters by hand the told placements the camera misses or
-    misreads (``StandIn``); once the frames end, the placements still missing and the told
-    events after them are entered too."""
+    (status "camera": the reading's ``advice``). With a ``store``, the game is written after
+    every change, and what another program wrote to it (a draw entered on the page of
+    ``triominoes serve`` on the same file) is taken up before each frame; UnknownGame once
+    another program deleted it. ``still``: every frame is a photo of the table at rest (one a
+    turn), judged as it comes (``GameSession.look_at_photo``) instead of once the picture has
+    held still over several frames. ``stand_in``: a player who enters by hand the told
+    placements the camera misses or misreads (``StandIn``); once the frames end, the placements
+    still missing and the told events after them are entered too."""
     places_before = [sum(e["kind"] == "place" for e in told[:i]) for i in range(len(told))]
     pending, last_status, advised = 0, None, set()
 

@@ -160,6 +160,12 @@ class _Sight:
         return FAR_TILE_SIDE <= self.tile_side <= FARTHER_ABOVE_SIDE
 
     @property
+    def hard_to_read(self) -> bool:
+        """Whether the classifier read this look's corners too unsurely to trust any (a note
+        then says so once, instead of one note a corner)."""
+        return self.read_surely < HARD_TO_READ_BELOW
+
+    @property
     def found(self) -> tuple[int, int]:
         """How much this look found, to compare looks: tiles joined on the board, then all read."""
         return sum(t.cell is not None for t in self.tiles), len(self.tiles)
@@ -746,7 +752,7 @@ def _advice(sight: _Sight) -> list[str]:
             f"the tiles are about {sight.photo_tile_side:.0f} pixels a side, too small to read surely:"
             " bring the camera closer, or use more pixels"
         )
-    if sight.read_surely < HARD_TO_READ_BELOW:
+    if sight.hard_to_read:
         advice.append(
             f"the numbers are hard to read in this photo (the classifier is {sight.read_surely:.0%} sure of a"
             " corner on average: blur, glare or small tiles), so the numbers read from it are flagged uncertain"
@@ -770,11 +776,10 @@ def _notes(
     """What a reading says of itself: unsure numbers, tiles it could not read, how the tiles
     were found (``first``: the first look, to say how the chosen one differs), why the photo
     may read poorly (``advice``), and what the rules or the game cannot match."""
-    hard_to_read = sight.read_surely < HARD_TO_READ_BELOW  # one note then says every number is unsure
     notes = [
         f"corner {i} of the {'loose ' if t.cell is None else ''}tile {t.place} is uncertain ({c:.2f})"
         for t in tiles
-        if t.ambiguous and not hard_to_read
+        if t.ambiguous and not sight.hard_to_read
         for i, c in enumerate(t.confidences)
         if c < UNSURE_BELOW
     ]
