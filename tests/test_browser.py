@@ -382,8 +382,7 @@ def test_a_tile_or_an_empty_cell_clicked_on_the_drawing_is_corrected_or_filled(s
     """A misread tile is corrected by clicking it on the board's drawing: the form takes its cell
     and numbers, the player fixes the numbers, and the drawing shows the correction. An empty cell
     beside the board, clicked, takes a tile the camera cannot read."""
-    game_id = _post(f"{server}/v1/games", {"players": ["Eve", "Finn"], "rules": "pressman-us"})["id"]
-    _post(f"{server}/v1/games/{game_id}/events", {"kind": "place", "cell": [0, 0], "corners": [5, 5, 5], "player": 0})
+    game_id = _opened_game(server, ["Eve", "Finn"])
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET)
         page = browser.new_page()
@@ -407,8 +406,7 @@ def test_a_tile_or_an_empty_cell_clicked_on_the_drawing_is_corrected_or_filled(s
 def test_a_cell_picked_on_the_drawing_offers_the_tiles_that_fit_it(server):
     """The camera missed or misread a tile: the player picks its cell on the drawing and, instead
     of typing its numbers, clicks one of the tiles the board beside it allows there."""
-    game_id = _post(f"{server}/v1/games", {"players": ["Ola", "Pam"], "rules": "pressman-us"})["id"]
-    _post(f"{server}/v1/games/{game_id}/events", {"kind": "place", "cell": [0, 0], "corners": [5, 5, 5], "player": 0})
+    game_id = _opened_game(server, ["Ola", "Pam"])
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET)
         page = browser.new_page()
@@ -434,10 +432,7 @@ def test_a_tile_the_camera_read_unsurely_is_confirmed_or_corrected_with_one_clic
     """A live game commits a tile read unsurely provisionally (dashed on the board). The line that
     names the last tile says so, with a button for each tile its cell allows; one click corrects
     it. The round's first tile, which any tile could be, is only flagged."""
-    opening = _post(f"{server}/v1/games", {"players": ["Mia", "Ned"], "rules": "pressman-us"})["id"]
-    _post(f"{server}/v1/games/{opening}/events", {"kind": "place", "cell": [0, 0], "corners": [5, 5, 5], "player": 0})
-    second = _post(f"{server}/v1/games", {"players": ["Mia", "Ned"], "rules": "pressman-us"})["id"]
-    _post(f"{server}/v1/games/{second}/events", {"kind": "place", "cell": [0, 0], "corners": [5, 5, 5], "player": 0})
+    opening, second = _opened_game(server, ["Mia", "Ned"]), _opened_game(server, ["Mia", "Ned"])
     _post(f"{server}/v1/games/{second}/events", {"kind": "place", "cell": [1, 0], "corners": [5, 3, 5], "player": 1})
     store = GameStore(database)  # as the live loop keeps them: the last placement committed unsurely
     for game_id, cell in ((opening, (0, 0)), (second, (1, 0))):
@@ -533,6 +528,13 @@ def test_a_game_the_service_refuses_says_why_on_the_start_panel(server):
         left = page.locator("#start-error").inner_text()
         browser.close()
     assert not play_shown and left == ""
+
+
+def _opened_game(server: str, players: list[str]) -> str:
+    """A new pressman-us game whose first player opened with 5-5-5 at [0, 0]; its id."""
+    game_id = _post(f"{server}/v1/games", {"players": players, "rules": "pressman-us"})["id"]
+    _post(f"{server}/v1/games/{game_id}/events", {"kind": "place", "cell": [0, 0], "corners": [5, 5, 5], "player": 0})
+    return game_id
 
 
 def _post(url: str, body: dict) -> dict:
