@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.board import PlacedTile
-from engine.game import EndRound, Game, IllegalEvent, Place, event_from_dict, event_to_dict
+from engine.game import EndRound, Game, IllegalEvent, LogEntry, Place, event_from_dict, event_to_dict
 from engine.lattice import Cell
 from engine.moves import fitting_tiles
 from engine.rules import described, game_rules
@@ -112,7 +112,7 @@ class GameSession:
 
     def to_dict(self) -> dict:
         """The whole game: state, score sheet, event log, last placement and live status."""
-        last = next((e for e in reversed(self.game.log) if e.placement is not None), None)
+        last = self._last_placed()
         return {
             **self.summary(),
             **self.game.to_dict(),
@@ -129,8 +129,12 @@ class GameSession:
             "corrected_cells": sorted(list(c) for c in self.trusted),
             "provisional_cells": sorted(list(c) for c in self.provisional),
             "last_tile_choices": _placed_list(self.last_tile_choices()),
-            "taken_back": _placed_list(self.taken_back),
+            "taken_back": _placed_list(sorted(self.taken_back, key=_by_cell)),
         }
+
+    def _last_placed(self) -> LogEntry | None:
+        """The log's last placement (of any round), or None before the game's first tile."""
+        return next((entry for entry in reversed(self.game.log) if entry.placement is not None), None)
 
     def fitting(self, cell: Cell) -> list[dict]:
         """The tiles ``cell`` may hold beside the rest of the board (``fitting_tiles``), as JSON:
@@ -142,11 +146,11 @@ class GameSession:
         (wrong one time in four, docs/decisions.md), every tile the board beside it allows in
         its cell, the one committed first, so that a player confirms or corrects it with one
         click. None for a sure tile, and for the round's first (any tile fits there)."""
-        last = next((entry.event for entry in reversed(self.game.log) if entry.placement is not None), None)
-        if last is None or last.cell not in self.provisional:
+        last = self._last_placed()
+        if last is None or last.event.cell not in self.provisional:
             return []
-        fitting = fitting_tiles(self.game.state.board, last.cell, self.game.rules.max_number)
-        committed = PlacedTile(last.cell, last.corners)
+        committed = PlacedTile(last.event.cell, last.event.corners)
+        fitting = fitting_tiles(self.game.state.board, committed.cell, self.game.rules.max_number)
         return [committed, *(tile for tile in fitting if tile != committed)] if fitting else []
 
     def board_svg(self) -> str:
@@ -386,11 +390,13 @@ def _centre(corners) -> tuple[float, float]:
 
 
 def _placed_list(placements: Iterable[PlacedTile]) -> list[dict]:
-    """Placements as JSON, in the order given (a set's, sorted: a stable one): cell and corners
-    of each."""
-    if isinstance(placements, (set, frozenset)):
-        placements = sorted(placements, key=lambda p: (p.cell, p.corners))
+    """Placements as JSON, in the order given: cell and corners of each."""
     return [{"cell": list(p.cell), "corners": list(p.corners)} for p in placements]
+
+
+def _by_cell(placed: PlacedTile) -> tuple:
+    """A stable order for a set of placements (as stored, and as answered)."""
+    return placed.cell, placed.corners
 
 
 def _opened(path: str) -> sqlite3.Connection:
@@ -523,7 +529,7 @@ class GameStore:
                 json.dumps([event_to_dict(e) for e in session.game.events]),
                 json.dumps(sorted(list(c) for c in session.trusted)),
                 json.dumps(sorted(list(c) for c in session.provisional)),
-                json.dumps(_placed_list(session.taken_back)),
+                json.dumps(_placed_list(sorted(session.taken_back, key=_by_cell))),
                 updated,
                 session.id,
             )
