@@ -373,7 +373,8 @@ def view_of(reading) -> TableView:
     tiles, with where the joined and the unread tiles lie. Loose tiles matter only as the
     round's opening tile, which no neighbour confirms and on which the whole game is built, so
     one the reader read but flagged unsure counts as unread, as those it left unread do: the
-    table then waits for the next tile, and the two are read together."""
+    table then waits for the next tile, and the two are read together (or a player names it from
+    its numbers read, ``loose_unsure``)."""
     sure = [t for t in reading.tiles if t.cell is None and not t.ambiguous]
     unsure = [t.corners for t in reading.tiles if t.cell is None and t.ambiguous]
     loose = tuple(t.numbers for t in sure)
@@ -381,7 +382,8 @@ def view_of(reading) -> TableView:
     unread_at = tuple(_centre(corners) for corners in (*reading.unread, *unsure))
     board_at = tuple((t.cell, _centre(t.corners)) for t in reading.tiles if t.cell is not None)
     unsure_cells = frozenset(t.cell for t in reading.tiles if t.cell is not None and t.ambiguous)
-    return TableView(reading.board, loose, reading, loose_at, unread_at, board_at, unsure_cells)
+    loose_unsure = tuple(t.numbers for t in reading.tiles if t.cell is None and t.ambiguous)
+    return TableView(reading.board, loose, reading, loose_at, unread_at, board_at, unsure_cells, loose_unsure)
 
 
 def _centre(corners) -> tuple[float, float]:

@@ -13,7 +13,7 @@ from engine.lattice import Cell, LatticeMap, cell_corners, edge_neighbours
 from engine.moves import legal_moves
 from engine.rules import game_rules, get_rules
 from engine.simulate import random_board
-from engine.tiles import rotations, tile_set
+from engine.tiles import format_corners, rotations, tile_set
 from service.games import GameSession, GameStore
 from service.live import GameRecord, LiveSettings, LiveTable, TableView, changed_pixels, judge_view, thumbnail
 from vision.records import Reading, ReadTile
@@ -351,6 +351,50 @@ def test_an_opening_tile_read_unsurely_opens_once_the_next_tile_joins_it():
     answered = table.judge(joined, GameRecord(game.state, RULES, opener=1))
     assert answered.status == "placed" and answered.placement.player == 2
     assert answered.placement.corners in {second.corners[i:] + second.corners[:i] for i in range(3)}
+
+
+@pytest.mark.parametrize(
+    ("rules", "read", "offered"),
+    [
+        ("pressman-us", (5, 5, 0), [(5, 5, 0), (5, 5, 5)]),  # a triple's number misread (studio game 2000446)
+        ("pressman-us", (2, 2, 2), [(2, 2, 2)]),
+        ("pressman-us", (1, 2, 4), [(1, 2, 4)]),  # no number shown twice: as read only
+        ("pressman-us", (5, 2, 1), []),  # counterclockwise: no tile of the set
+        ("pressman-2012", (5, 5, 0), [(5, 5, 0)]),  # any tile opens: no triple is likelier
+    ],
+)
+def test_an_opening_tile_read_unsurely_is_offered_to_name_as_read_and_as_the_triple_it_may_be(rules, read, offered):
+    game = Game(["Ann", "Bob"], get_rules(rules))
+    alone = TableView(Board(), unread_at=((400.0, 300.0),), loose_unsure=(read,))
+    verdict = LiveTable().judge(alone, GameRecord(game.state, get_rules(rules)))
+    assert verdict.status == "out_of_sync" and "cannot be read surely" in verdict.message
+    assert verdict.choices == tuple(PlacedTile((0, 0), corners) for corners in offered)
+    assert all(format_corners(corners) in verdict.message for corners in offered)
+    # Beside another outline, or with tiles joined, the tile is not alone: nothing is offered.
+    crowded = replace(alone, unread_at=((400.0, 300.0), (500.0, 300.0)))
+    assert LiveTable().judge(crowded, GameRecord(game.state, get_rules(rules))).choices == ()
+
+
+def test_a_session_opens_with_the_tile_a_player_names_among_those_offered():
+    # Studio game 2000463: its 5-5-5 opening read 0-5-5 in every still frame, one number unsure.
+    outline = np.array([[380.0, 310.0], [400.0, 275.0], [420.0, 310.0]])
+    misread = ReadTile(None, outline, (0, 5, 5), (0.9, 0.69, 0.96), True, True)
+    reading = Reading(None, 800, 600, (misread,), (), (), (), None, {}, ())
+
+    class Photos:
+        def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None):
+            return reading
+
+    session = GameSession("g", Game(["Ann", "Bob"], RULES), 0.0)
+    answer = session.look(Photos(), np.zeros((600, 800, 3), np.uint8), 0.0, opener=1, still=True)
+    assert answer["status"] == "out_of_sync" and "it may be 0-5-5 or 5-5-5" in answer["message"]
+    assert answer["game"]["live"]["choices"] == [
+        {"cell": [0, 0], "corners": [0, 5, 5]},
+        {"cell": [0, 0], "corners": [5, 5, 5]},
+    ]
+    session.apply({"kind": "place", "player": 1, "cell": [0, 0], "corners": [5, 5, 5]})
+    (opening,) = session.game.log
+    assert opening.event == Place(1, (0, 0), (5, 5, 5)) and opening.placement.score.total == 25  # 15 + 10 opening
 
 
 def test_a_tile_read_loose_beside_the_opening_tile_left_unread_does_not_open():
