@@ -292,6 +292,16 @@ def with_warmth(scene: Scene, warmth: float) -> Scene:
     return replace(scene, options={**scene.options, "gain": gain.tolist()})
 
 
+def with_noise(scene: Scene, level: float) -> Scene:
+    """The same view from a camera in dim light, which raises its gain: sensor noise of ``level``
+    grey levels (a standard deviation) in every channel, on top of the scene's own, before the
+    JPEG. The scene's own noise (0-6 levels) has always been drawn in the blue channel alone
+    (``cv2.randn`` given one deviation for three channels sets the first); both networks learnt
+    from it so, and it is left so until they are trained again (docs/decisions.md, *Noisy
+    photos*)."""
+    return replace(scene, options={**scene.options, "dim_light": level})
+
+
 def with_sharpening(scene: Scene, amount: float) -> Scene:
     """The same view as a phone's or a webcam's processing leaves it: an unsharp mask of
     ``amount`` (the photo plus ``amount`` times its difference from itself blurred over about a
@@ -605,7 +615,12 @@ def _light_and_lens(image, mask, scene: Scene, rng: np.random.Generator, noise_s
     if o["noise"] > 0.2:
         noise = np.empty(image.shape, np.int16)
         cv2.setRNGSeed(noise_seed)
-        cv2.randn(noise, 0, o["noise"])
+        cv2.randn(noise, 0, o["noise"])  # the blue channel alone (``with_noise``)
+        image = np.clip(image.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+    if o.get("dim_light"):
+        noise = np.empty(image.shape, np.int16)
+        cv2.setRNGSeed(noise_seed + 1)
+        cv2.randn(noise, (0.0,) * 3, (o["dim_light"],) * 3)
         image = np.clip(image.astype(np.int16) + noise, 0, 255).astype(np.uint8)
     if o.get("sharpen"):  # after the sensor's noise, as a camera's processing sharpens that too
         blurred = cv2.GaussianBlur(image, (0, 0), 1.2 * w / 1280)

@@ -404,6 +404,7 @@ def _datasets(args: argparse.Namespace) -> int:
             other_editions=args.other_editions,
             warmth=args.warmth,
             sharpen=args.sharpen,
+            noise=args.noise,
             only=args.only,
             **({} if args.max_number is None else {"large_set": float(args.max_number == LARGE_MAX)}),
         )
@@ -759,6 +760,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=0.0,
         metavar="A",
         help="render: photos as a camera's processing sharpens them, an unsharp mask of amount A (0.5 mild, 1 strong)",
+    )
+    data.add_argument(
+        "--noise",
+        type=_between(0.0, 50.0),
+        default=0.0,
+        metavar="L",
+        help="render: photos from a camera in dim light, sensor noise of L grey levels (the studio draws 0-6)",
     )
     data.add_argument(
         "--only",

@@ -19,6 +19,7 @@ from datasets.studio import (
     render,
     sample_scene,
     with_more_pixels,
+    with_noise,
     with_sharpening,
     with_warmth,
 )
@@ -28,6 +29,7 @@ from engine.rules import game_rules, get_rules
 from engine.scoring import judge_last
 from service.cli import main
 from vision.crops import CROP_PX, corner_crops
+from vision.noise import noise_level
 
 SEEDS = [3, 11, 24, 40]
 
@@ -280,6 +282,7 @@ def test_a_game_or_every_scene_is_played_with_the_set_asked_for(tmp_path):
         ["datasets", "render", "--out", "X", "--n", "0"],
         ["datasets", "render", "--out", "X", "--max-number", "7"],
         ["datasets", "render", "--out", "X", "--sharpen", "-1"],
+        ["datasets", "render", "--out", "X", "--noise", "51"],
         ["live", "--source", "X", "--rounds", "0"],
         ["live", "--source", "X", "--max-number", "4"],
         ["datasets", "render", "--out", "X", "--seed", "-1"],
@@ -373,6 +376,14 @@ def test_sharpening_rings_along_the_edges_of_the_same_view():
     assert edges[1] > 1.5 * edges[0]
     assert abs(float(sharp.image.mean()) - float(plain.image.mean())) < 1.0  # no brighter or darker
     assert sharp.truth == plain.truth and "sharpen" not in scene.options
+
+
+def test_a_camera_in_dim_light_shows_the_same_view_noisier():
+    scene = sample_scene(3, n_tiles=8, size=(640, 480))
+    plain, noisy = render(scene), render(with_noise(scene, 12.0))
+    assert noise_level(noisy.image) == pytest.approx(12.0, rel=0.15) and noise_level(plain.image) < 6.0
+    assert noisy.truth == plain.truth and "dim_light" not in scene.options
+    assert np.array_equal(render(with_noise(scene, 12.0)).image, noisy.image)  # the same bytes again
 
 
 def test_closer_zooms_into_the_middle_and_hides_the_corners_it_cuts_off():

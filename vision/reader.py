@@ -70,6 +70,7 @@ from vision.find import (
 from vision.image_io import as_photo
 from vision.known import KnownBoard, any_tile_added, known_matched, known_placed, placed_as_known
 from vision.lattice import LatticeFit, fit_board
+from vision.noise import noise_level, smoothed, smoothing_for
 from vision.records import Reading, ReadTile, inside_a_board_tile, joined_board, outlines_of
 from vision.sizes import (
     SIZE_TOLERANCE,
@@ -225,6 +226,11 @@ class Reader:
             clock = now
 
         start = clock
+        noise = noise_level(image)
+        smoothing = smoothing_for(noise)  # a noisy photo is smoothed; the earlier one alike, to compare
+        image = smoothed(image, smoothing)
+        previous_image = None if previous_image is None else smoothed(previous_image, smoothing)
+        lap("denoise")
         first_look = self.finder.first_look(image)
         sights = self._looks(image, rules, first_look, lap, game)
         sight = _best_look(sights)
@@ -238,7 +244,7 @@ class Reader:
         rules_used = replace(rules, max_number=sight.max_number)
         board = joined_board(tiles)
         violations = _shown_broken(validate_board(board, rules_used), board, known, previous)
-        advice = _advice(sight)
+        advice = _advice(sight, noise)
         notes = _notes(sight, sights[0], tiles, known, violations, advice)
         last, note = self._placement(image, tiles, board, rules_used, sight, changed, previous, previous_image, known)
         if note:
@@ -743,10 +749,16 @@ class Reader:
         return [candidates[k] for k in keep], triangles[keep], probabilities[keep]
 
 
-def _advice(sight: _Sight) -> list[str]:
+def _advice(sight: _Sight, noise: float) -> list[str]:
     """The notes that say why the photo reads poorly and how to take one that reads better: a
-    live game's page shows them by the camera, where a player can act on them."""
+    live game's page shows them by the camera, where a player can act on them. ``noise``: the
+    photo's (``vision.noise.noise_level``)."""
     advice = []
+    if smoothing_for(noise) is not None:
+        advice.append(
+            f"the photo is noisy (about {noise:.0f} grey levels: a camera in dim light raises its gain), so it was"
+            " smoothed before reading: more light reads better"
+        )
     if 0 < sight.photo_tile_side < SURELY_READ_SIDE:
         advice.append(
             f"the tiles are about {sight.photo_tile_side:.0f} pixels a side, too small to read surely:"
