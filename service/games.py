@@ -376,13 +376,13 @@ def view_of(reading) -> TableView:
     table then waits for the next tile, and the two are read together (or a player names it from
     its numbers read, ``loose_unsure``)."""
     sure = [t for t in reading.tiles if t.cell is None and not t.ambiguous]
-    unsure = [t.corners for t in reading.tiles if t.cell is None and t.ambiguous]
+    unsure = [t for t in reading.tiles if t.cell is None and t.ambiguous]
     loose = tuple(t.numbers for t in sure)
     loose_at = tuple(_centre(t.corners) for t in sure)
-    unread_at = tuple(_centre(corners) for corners in (*reading.unread, *unsure))
+    unread_at = tuple(_centre(corners) for corners in (*reading.unread, *(t.corners for t in unsure)))
     board_at = tuple((t.cell, _centre(t.corners)) for t in reading.tiles if t.cell is not None)
     unsure_cells = frozenset(t.cell for t in reading.tiles if t.cell is not None and t.ambiguous)
-    loose_unsure = tuple(t.numbers for t in reading.tiles if t.cell is None and t.ambiguous)
+    loose_unsure = tuple(t.numbers for t in unsure)
     return TableView(reading.board, loose, reading, loose_at, unread_at, board_at, unsure_cells, loose_unsure)
 
 

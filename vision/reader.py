@@ -209,7 +209,8 @@ class Reader:
         ``provisional`` cells, placed from an unsure reading, whose numbers are only hints
         (``vision.decode``: they settle a doubt, never make a number sure). ``image``: BGR
         pixels (grey and BGRA are turned to BGR); ``ImageError`` for other pixels and for a
-        picture too small or too narrow to show a tile (``vision.image_io.as_photo``)."""
+        picture too small or too narrow to show a tile (``vision.image_io.as_photo``). A photo
+        far noisier than the studio's is smoothed first, the earlier one alike (``vision.noise``)."""
         image = as_photo(image, path or "image")
         previous_image = None if previous_image is None else as_photo(previous_image, "the previous photo")
         height, width = image.shape[:2]
