@@ -16,7 +16,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
 
-def with_noise(image: np.ndarray, level: float, seed: int = 0) -> np.ndarray:
+def noisy(image: np.ndarray, level: float, seed: int = 0) -> np.ndarray:
     """The image with Gaussian noise of ``level`` grey levels added, as a camera in dim light adds it."""
     noise = np.random.default_rng(seed).normal(0, level, image.shape)
     return np.clip(image + noise, 0, 255).astype(np.uint8)
@@ -25,7 +25,7 @@ def with_noise(image: np.ndarray, level: float, seed: int = 0) -> np.ndarray:
 @pytest.mark.parametrize("level", [3, 6, 10, 20])
 def test_white_noise_is_measured_at_its_level(level):
     grey_card = np.full((480, 640, 3), 128, np.uint8)
-    assert noise_level(with_noise(grey_card, level)) == pytest.approx(level, rel=0.1)
+    assert noise_level(noisy(grey_card, level)) == pytest.approx(level, rel=0.1)
 
 
 def test_edges_and_smooth_shading_are_not_noise():
@@ -42,8 +42,8 @@ def test_only_a_photo_noisier_than_the_studios_is_smoothed():
     assert smoothing_for(1000.0) == SMOOTHING_LEVELS[1]
     photo = load_image(SAMPLES / "board.jpg")
     assert smoothed(photo, None) is photo
-    quieter = smoothed(with_noise(photo, 12), smoothing_for(12.0))
-    assert noise_level(quieter) < NOISY_ABOVE < noise_level(with_noise(photo, 12))
+    quieter = smoothed(noisy(photo, 12), smoothing_for(12.0))
+    assert noise_level(quieter) < NOISY_ABOVE < noise_level(noisy(photo, 12))
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +56,7 @@ def test_a_noisy_photo_is_read_as_the_clean_one_and_says_why_it_was_smoothed(rea
     # read as it is, the finder took specks of noise for 43 tiles and missed 10 (2026-11-30).
     image = load_image(FIXTURES / "board_kept_still.jpg")
     truth = json.loads((FIXTURES / "board_kept_still.json").read_text())
-    reading = reader.read(with_noise(image, 12))
+    reading = reader.read(noisy(image, 12))
     row = compare(truth, reading.to_dict())
     assert (row["found"], row["missed"], row["extra"], row["wrong_corners"]) == (39, 0, 0, 0)
     (advice,) = [line for line in reading.advice if "noisy" in line]
@@ -67,5 +67,5 @@ def test_a_noisy_photo_is_read_as_the_clean_one_and_says_why_it_was_smoothed(rea
 
 def test_noise_on_a_bare_table_is_not_read_as_tiles(reader):
     image = load_image(FIXTURES / "bare_table.jpg")
-    reading = reader.read(with_noise(image, 12))
+    reading = reader.read(noisy(image, 12))
     assert reading.tiles == () and reading.unread == ()
