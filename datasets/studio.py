@@ -613,19 +613,23 @@ def _light_and_lens(image, mask, scene: Scene, rng: np.random.Generator, noise_s
         cv2.line(kernel, tuple(length - end), tuple(length + end), 1.0, 1)
         image = cv2.filter2D(image, -1, kernel / kernel.sum())
     if o["noise"] > 0.2:
-        noise = np.empty(image.shape, np.int16)
-        cv2.setRNGSeed(noise_seed)
-        cv2.randn(noise, 0, o["noise"])  # the blue channel alone (``with_noise``)
-        image = np.clip(image.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+        # One deviation: the blue channel alone (``with_noise``).
+        image = _with_sensor_noise(image, noise_seed, o["noise"])
     if o.get("dim_light"):
-        noise = np.empty(image.shape, np.int16)
-        cv2.setRNGSeed(noise_seed + 1)
-        cv2.randn(noise, (0.0,) * 3, (o["dim_light"],) * 3)
-        image = np.clip(image.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+        image = _with_sensor_noise(image, noise_seed + 1, (o["dim_light"],) * 3)
     if o.get("sharpen"):  # after the sensor's noise, as a camera's processing sharpens that too
         blurred = cv2.GaussianBlur(image, (0, 0), 1.2 * w / 1280)
         image = cv2.addWeighted(image, 1 + o["sharpen"], blurred, -o["sharpen"], 0)
     return image, mask
+
+
+def _with_sensor_noise(image: np.ndarray, seed: int, deviation: float | tuple[float, ...]) -> np.ndarray:
+    """The image with Gaussian noise of ``deviation`` grey levels added, drawn from OpenCV's
+    generator seeded with ``seed``; per channel, or, given one deviation, in the first channel."""
+    noise = np.empty(image.shape, np.int16)
+    cv2.setRNGSeed(seed)
+    cv2.randn(noise, 0, deviation)
+    return np.clip(image.astype(np.int16) + noise, 0, 255).astype(np.uint8)
 
 
 def render(scene: Scene, board_tiles: int | None = None, hand_over: int | None = None, frame: int = 0) -> Rendered:
