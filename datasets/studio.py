@@ -297,8 +297,8 @@ def with_noise(scene: Scene, level: float) -> Scene:
     grey levels (a standard deviation) in every channel, on top of the scene's own, before the
     JPEG. The scene's own noise (0-6 levels) has always been drawn in the blue channel alone
     (``cv2.randn`` given one deviation for three channels sets the first); both networks learnt
-    from it so, and it is left so until they are trained again (docs/decisions.md, *Noisy
-    photos*)."""
+    from it so, and with both trained on it drawn in every channel the reader read no better, so
+    it is left so (models/README.md, *Tile finder*, *History*)."""
     return replace(scene, options={**scene.options, "dim_light": level})
 
 
