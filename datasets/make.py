@@ -137,13 +137,15 @@ def make_sequence(
     max_events: int | None = None,
     max_rounds: int | None = None,
     max_number: int = STANDARD_MAX,
+    noise: float = 0.0,
 ) -> Path:
     """The frames of a simulated two-player game: for each placement, a frame with the player's
     hand still on the new tile, then frames of the still board; draws and passes show the still
     board (a camera cannot see them). Each round is shot with one camera, refitted when the next
     round starts on a cleared table. Writes frames/NNNNNN.jpg with truth, video.avi (MJPG,
     5 frames a second, one size throughout) and events.json (each event with its frame). The
-    game is played with the set of numbers 0 to ``max_number``."""
+    game is played with the set of numbers 0 to ``max_number``, shot with sensor ``noise`` on top
+    of the studio's (a webcam in dim light, ``studio.with_noise``), drawn afresh each frame."""
     played = simulate_game(seed, players=2, rules=game_rules("pressman-us", max_number), max_rounds=max_rounds or 60)
     game = played.game
     folder = out / f"sequence_{seed:07d}"
@@ -163,6 +165,8 @@ def make_sequence(
         )
         for board, count in zip(played.final_boards, shown)
     ]
+    if noise:
+        scenes = [with_noise(scene, noise) for scene in scenes]
     size = scenes[0].camera.size
     video = cv2.VideoWriter(str(folder / "video.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 5, size)
     frame, events = 0, []

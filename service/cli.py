@@ -391,7 +391,9 @@ def _datasets(args: argparse.Namespace) -> int:
     if args.sequence:
         for seed in progress(seeds, len(seeds), "sequences"):
             max_number = args.max_number or STANDARD_MAX
-            make.make_sequence(seed, out, args.styles, args.still_frames, args.max_events, args.rounds, max_number)
+            make.make_sequence(
+                seed, out, args.styles, args.still_frames, args.max_events, args.rounds, max_number, args.noise
+            )
         return 0
     jobs = [
         make.RenderJob(
@@ -766,7 +768,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_between(0.0, 50.0),
         default=0.0,
         metavar="L",
-        help="render: photos from a camera in dim light, sensor noise of L grey levels (the studio draws 0-6)",
+        help="render: photos or a game's frames from a camera in dim light, sensor noise of L levels (studio: 0-6)",
     )
     data.add_argument(
         "--only",

@@ -328,6 +328,8 @@ class GameSession:
             if still:
                 self.table.photographed(pixels)
             need = "read" if still else self.table.need(pixels, now)
+            if need == "read" and not still:
+                pixels = self.table.steadied(pixels)  # a noisy still picture: its frames' mean
             # Every tile of the board was seen placed, so the reader expects them, but for those
             # read unsurely then: their numbers are only hints.
             known, hints = self.game.state.board, frozenset(self.provisional)

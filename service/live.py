@@ -60,6 +60,7 @@ from engine.rules import Rules
 from engine.tiles import LARGE_MAX, Tile, canonical, format_corners
 from vision.added import frame_map
 from vision.crops import to_grey
+from vision.noise import noise_level
 
 Status = Literal["moving", "settling", "in_sync", "covered", "placed", "corrected", "out_of_sync", "round_over"]
 Need = Literal["moving", "unchanged", "read"]
@@ -77,6 +78,13 @@ REMEMBERED_READINGS = 300  # readings kept to tell the order in which new tiles 
 REMEMBERED_STILLS = 100  # still thumbnails kept to tell it (one each time the picture moved; 58 kB each)
 OPENING_TRIPLE_AMONG = 3  # joined tiles before the round's first, at most, of which a lone triple opens
 CHOICES_AT_MOST = 4  # new tiles, at most, offered to a player to name the one played first
+# A still picture whose frames are noisier than this (grey levels, ``vision.noise``: a webcam in
+# dim light) is read as the running mean of its still frames, each new one weighing at least
+# 1 / STEADY_FRAMES: the noise falls as the square root of the frames averaged, to about a
+# quarter. Clean frames are read as they come, so that a camera that shakes a little is not
+# blurred by the mean.
+STEADY_ABOVE = 2.0
+STEADY_FRAMES = 8
 PixelPoint = tuple[float, float]
 Key = TypeVar("Key")
 
@@ -529,6 +537,8 @@ class LiveTable:
     _stills: list[np.ndarray] = field(default_factory=list)
     _moved: bool = True
     _frame_size: tuple[int, int] | None = None
+    _mean: np.ndarray | None = None  # the still frames since the picture moved, a running mean (float32)
+    _frames_in_mean: int = 0
 
     def need(self, image: np.ndarray, now: float) -> Need:
         """Whether a frame must be read: not while the picture moves, nor while it stays as it
@@ -540,7 +550,9 @@ class LiveTable:
         self._previous = small
         if moving:
             self._candidate, self._count, self._seen, self._reference, self._moved = None, 0, {}, None, True
+            self._mean, self._frames_in_mean = None, 0
             return "moving"
+        self._add_to_mean(image)
         if self._moved:
             self._remember_still(image)
         unchanged = changed_pixels(self._reference, small) < self.settings.changed_pixels
@@ -548,10 +560,25 @@ class LiveTable:
             return "unchanged"
         return "read"
 
+    def _add_to_mean(self, image: np.ndarray) -> None:
+        if self._mean is None or self._mean.shape != image.shape:
+            self._mean, self._frames_in_mean = image.astype(np.float32), 1
+            return
+        self._frames_in_mean = min(self._frames_in_mean + 1, STEADY_FRAMES)
+        cv2.accumulateWeighted(image, self._mean, 1.0 / self._frames_in_mean)
+
+    def steadied(self, image: np.ndarray) -> np.ndarray:
+        """The still frame to read: ``image`` itself, or where it is noisy (``STEADY_ABOVE``) the
+        running mean of the still frames up to it, which ``need`` keeps."""
+        if self._frames_in_mean < 2 or self._mean.shape != image.shape or noise_level(image) <= STEADY_ABOVE:
+            return image
+        return np.round(self._mean).astype(np.uint8)
+
     def photographed(self, image: np.ndarray) -> None:
         """A photo of the table at rest (one a turn, or one sent to ``/frames``): it is read as it
         comes, and is a still picture after the picture moved, as in a stream of frames."""
         self._previous = thumbnail(image)
+        self._mean, self._frames_in_mean = None, 0  # frames streamed before it may show another table
         self._remember_still(image)
 
     def _remember_still(self, image: np.ndarray) -> None:

@@ -16,6 +16,7 @@ from engine.simulate import random_board
 from engine.tiles import format_corners, rotations, tile_set
 from service.games import GameSession, GameStore
 from service.live import GameRecord, LiveSettings, LiveTable, TableView, changed_pixels, judge_view, thumbnail
+from vision.noise import noise_level
 from vision.records import Reading, ReadTile
 
 RULES = get_rules("pressman-us")
@@ -888,6 +889,61 @@ def test_change_between_thumbnails():
     assert changed_pixels(thumbnail(table), thumbnail(tile)) >= limit
     with pytest.raises(ValueError):
         LiveSettings(still_frames=0)
+
+
+def _a_table_in_dim_light(frames: int, noise: float, seed: int = 0) -> tuple[np.ndarray, list[np.ndarray]]:
+    """A still picture of a tile on a cloth, and ``frames`` frames of it from a webcam with
+    sensor noise of ``noise`` grey levels in every channel."""
+    rng = np.random.default_rng(seed)
+    picture = np.full((480, 640, 3), 90, np.uint8)
+    cv2.fillConvexPoly(picture, np.array([[320, 200], [350, 252], [290, 252]]), (235, 235, 225))
+    noisy = [np.clip(picture + rng.normal(0, noise, picture.shape), 0, 255).astype(np.uint8) for _ in range(frames)]
+    return picture, noisy
+
+
+def test_a_still_noisy_picture_is_read_as_the_mean_of_its_frames():
+    picture, frames = _a_table_in_dim_light(10, 12.0)
+    table = LiveTable()
+    table.need(frames[0], 0.0)
+    assert table.steadied(frames[0]) is frames[0]  # one frame: nothing to average yet
+    for t, frame in enumerate(frames[1:], start=1):
+        table.need(frame, t / 10)
+    steady = table.steadied(frames[-1])
+    assert noise_level(frames[-1]) > 10 and noise_level(steady) < noise_level(frames[-1]) / 2.2
+    assert np.abs(steady.astype(int) - picture).mean() < 4  # the picture itself, not a blur of it
+    # A hand comes: the mean starts again from the first still frame after it.
+    hand = picture.copy()
+    hand[200:480, 250:450] = (150, 170, 210)
+    assert table.need(hand, 1.1) == "moving" and table.need(frames[0], 1.2) == "moving"  # it goes
+    table.need(frames[1], 1.3)
+    assert table.steadied(frames[1]) is frames[1]
+    table.need(frames[2], 1.4)
+    assert table.steadied(frames[2]) is not frames[2]
+    # So does a photo sent at rest: frames streamed before it may show the table before a turn.
+    table.photographed(frames[3])
+    table.need(frames[4], 1.5)
+    assert table.steadied(frames[4]) is frames[4]
+    # Frames as clean as a webcam's in good light are read as they come.
+    table = LiveTable()
+    for t, frame in enumerate(_a_table_in_dim_light(4, 1.0)[1]):
+        table.need(frame, t / 10)
+    assert table.steadied(frame) is frame
+
+
+def test_a_session_reads_a_noisy_still_table_from_its_frames_mean():
+    _, frames = _a_table_in_dim_light(6, 12.0)
+    given = []
+
+    class Recorder:
+        def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None):
+            given.append(pixels)
+            return Reading(None, 640, 480, (), (), (), (), None, {}, ())
+
+    session = GameSession("g", Game(["Ann", "Bob"], RULES), 0.0)
+    for t, frame in enumerate(frames):
+        session.look(Recorder(), frame, t / 10)
+    assert len(given) == 5  # the first frame has nothing to compare with: "moving"
+    assert noise_level(given[-1]) < noise_level(frames[-1]) / 2
 
 
 def test_frames_are_read_only_when_the_picture_may_have_changed(grown):

@@ -264,6 +264,15 @@ def test_sequence_frames_video_and_events(tmp_path):
     assert events["final_scores"] == [sum(e["deltas"][i] for e in events["events"]) for i in range(2)]
 
 
+def test_a_game_shot_in_dim_light_is_noisier_frame_by_frame(tmp_path):
+    plain = make_sequence(2, tmp_path / "plain", max_events=1, still_frames=1, max_rounds=1)
+    dim = make_sequence(2, tmp_path / "dim", max_events=1, still_frames=1, max_rounds=1, noise=12.0)
+    first, second = (cv2.imread(str(dim / "frames" / f"{n:06d}.jpg")) for n in (1, 2))  # the same still board
+    assert noise_level(first) > 3 * noise_level(cv2.imread(str(plain / "frames" / "000001.jpg")))
+    assert noise_level(cv2.absdiff(first, second)) > 5  # the noise drawn afresh each frame
+    assert (dim / "events.json").read_text() == (plain / "events.json").read_text()
+
+
 def test_a_game_or_every_scene_is_played_with_the_set_asked_for(tmp_path):
     folder = make_sequence(2, tmp_path, max_events=3, still_frames=0, max_rounds=1, max_number=6)
     script = json.loads((folder / "events.json").read_text())
