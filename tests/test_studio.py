@@ -265,11 +265,15 @@ def test_sequence_frames_video_and_events(tmp_path):
 
 
 def test_a_game_shot_in_dim_light_is_noisier_frame_by_frame(tmp_path):
-    plain = make_sequence(2, tmp_path / "plain", max_events=1, still_frames=1, max_rounds=1)
-    dim = make_sequence(2, tmp_path / "dim", max_events=1, still_frames=1, max_rounds=1, noise=12.0)
-    first, second = (cv2.imread(str(dim / "frames" / f"{n:06d}.jpg")) for n in (1, 2))  # the same still board
-    assert noise_level(first) > 3 * noise_level(cv2.imread(str(plain / "frames" / "000001.jpg")))
-    assert noise_level(cv2.absdiff(first, second)) > 5  # the noise drawn afresh each frame
+    plain = make_sequence(2, tmp_path / "plain", max_events=1, still_frames=2, max_rounds=1)
+    dim = make_sequence(2, tmp_path / "dim", max_events=1, still_frames=2, max_rounds=1, noise=12.0)
+    # Frame 1 shows the hand on the tile placed; frames 2 and 3 the still board.
+    dim_still, plain_still = (
+        [cv2.imread(str(game / "frames" / f"{n:06d}.jpg")) for n in (2, 3)] for game in (dim, plain)
+    )
+    assert noise_level(dim_still[0]) > 3 * noise_level(plain_still[0])
+    # The noise is drawn afresh each frame: two still frames differ by far more than the studio's.
+    assert cv2.absdiff(*dim_still).mean() > 3 * cv2.absdiff(*plain_still).mean()
     assert (dim / "events.json").read_text() == (plain / "events.json").read_text()
 
 
