@@ -389,6 +389,18 @@ def _datasets(args: argparse.Namespace) -> int:
             "--only renders the table before the game, with no earlier photo and no game: drop --pairs and --sequence"
         )
     if args.sequence:
+        photo_only = {
+            "--pairs": args.pairs,
+            "--masks": args.masks,
+            "--more-pixels": args.more_pixels != 1.0,
+            "--closer": args.closer != 1.0,
+            "--warmth": args.warmth != 0.0,
+            "--sharpen": args.sharpen != 0.0,
+            "--other-editions": args.other_editions != 0.0,
+        }
+        if any(photo_only.values()):
+            named = ", ".join(name for name, given in photo_only.items() if given)
+            raise InputError(f"{named}: for photos only; a game's frames take --noise, not these")
         for seed in progress(seeds, len(seeds), "sequences"):
             max_number = args.max_number or STANDARD_MAX
             make.make_sequence(

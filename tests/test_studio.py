@@ -308,6 +308,8 @@ def test_a_game_or_every_scene_is_played_with_the_set_asked_for(tmp_path):
         ["datasets", "render", "--out", "X", "--other-editions", "1.5"],
         ["datasets", "render", "--out", "X", "--only", "pile", "--pairs"],
         ["datasets", "render", "--out", "X", "--only", "table", "--sequence"],
+        ["datasets", "render", "--out", "X", "--sequence", "--warmth", "0.35"],  # photos only, not ignored
+        ["datasets", "render", "--out", "X", "--sequence", "--pairs"],
         ["datasets", "render", "--out", "X", "--only", "board"],
         ["benchmark", "classifier", "--other-editions", "-1"],
         ["benchmark", "classifier", "--warmth", "2"],
