@@ -572,7 +572,7 @@ class LiveTable:
         running mean of the still frames up to it, which ``need`` keeps."""
         if self._frames_in_mean < 2 or self._mean.shape != image.shape or noise_level(image) <= STEADY_ABOVE:
             return image
-        return np.round(self._mean).astype(np.uint8)
+        return cv2.convertScaleAbs(self._mean)  # rounded to uint8 as np.round would, in half the time
 
     def photographed(self, image: np.ndarray) -> None:
         """A photo of the table at rest (one a turn, or one sent to ``/frames``): it is read as it
