@@ -25,6 +25,7 @@ from datasets.studio import (
     closer,
     render,
     sample_scene,
+    with_defocus,
     with_more_pixels,
     with_noise,
     with_sharpening,
@@ -57,12 +58,13 @@ class RenderJob:
     other_editions: float = 0.0  # the chance of a set in another edition's layout (studio.sample_scene)
     warmth: float = 0.0  # light the camera did not balance (studio.with_warmth)
     sharpen: float = 0.0  # a camera's sharpening (studio.with_sharpening)
+    defocus: float | None = None  # a camera out of focus: blur in place of the scene's own (studio.with_defocus)
     noise: float = 0.0  # a camera in dim light: sensor noise on top of the scene's own (studio.with_noise)
     only: str | None = None  # "pile" or "table": the table before the game (studio.before_the_game)
 
     def scene(self) -> Scene:
         """The seed's scene, seen with more pixels, from closer, in unbalanced light, noisier,
-        sharpened or before the game when the job asks."""
+        out of focus, sharpened or before the game when the job asks."""
         scene = sample_scene(
             self.seed,
             list(self.styles) if self.styles else None,
@@ -80,6 +82,8 @@ class RenderJob:
             scene = with_warmth(scene, self.warmth)
         if self.noise:
             scene = with_noise(scene, self.noise)
+        if self.defocus is not None:
+            scene = with_defocus(scene, self.defocus)
         if self.sharpen:
             scene = with_sharpening(scene, self.sharpen)
         if self.only:

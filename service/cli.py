@@ -396,6 +396,7 @@ def _datasets(args: argparse.Namespace) -> int:
             "--closer": args.closer != 1.0,
             "--warmth": args.warmth != 0.0,
             "--sharpen": args.sharpen != 0.0,
+            "--defocus": args.defocus is not None,
             "--other-editions": args.other_editions != 0.0,
         }
         if any(photo_only.values()):
@@ -418,6 +419,7 @@ def _datasets(args: argparse.Namespace) -> int:
             other_editions=args.other_editions,
             warmth=args.warmth,
             sharpen=args.sharpen,
+            defocus=args.defocus,
             noise=args.noise,
             only=args.only,
             **({} if args.max_number is None else {"large_set": float(args.max_number == LARGE_MAX)}),
@@ -774,6 +776,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=0.0,
         metavar="A",
         help="render: photos as a camera's processing sharpens them, an unsharp mask of amount A (0.5 mild, 1 strong)",
+    )
+    data.add_argument(
+        "--defocus",
+        type=_between(0.0, 10.0),
+        default=None,
+        metavar="S",
+        help="render: photos from a camera out of focus, a Gaussian blur of S pixels at 1280 wide (studio: 0-1.2)",
     )
     data.add_argument(
         "--noise",

@@ -18,6 +18,7 @@ from datasets.studio import (
     closer,
     render,
     sample_scene,
+    with_defocus,
     with_more_pixels,
     with_noise,
     with_sharpening,
@@ -296,6 +297,8 @@ def test_a_game_or_every_scene_is_played_with_the_set_asked_for(tmp_path):
         ["datasets", "render", "--out", "X", "--max-number", "7"],
         ["datasets", "render", "--out", "X", "--sharpen", "-1"],
         ["datasets", "render", "--out", "X", "--noise", "51"],
+        ["datasets", "render", "--out", "X", "--defocus", "-0.5"],
+        ["datasets", "render", "--out", "X", "--sequence", "--defocus", "2"],  # photos only
         ["live", "--source", "X", "--rounds", "0"],
         ["live", "--source", "X", "--max-number", "4"],
         ["datasets", "render", "--out", "X", "--seed", "-1"],
@@ -384,13 +387,25 @@ def test_warmth_tints_the_same_view_red_or_blue():
     assert scene.options["gain"] == sample_scene(3, n_tiles=8, size=(320, 240)).options["gain"]  # left as it was
 
 
+def _edge_strength(image: np.ndarray) -> float:
+    return float(cv2.Laplacian(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.CV_32F).std())
+
+
 def test_sharpening_rings_along_the_edges_of_the_same_view():
     scene = sample_scene(3, n_tiles=8, size=(1280, 960))  # a pixel's blur at 1280 wide
     plain, sharp = (render(s) for s in (scene, with_sharpening(scene, 1.0)))
-    edges = [cv2.Laplacian(cv2.cvtColor(r.image, cv2.COLOR_BGR2GRAY), cv2.CV_32F).std() for r in (plain, sharp)]
+    edges = [_edge_strength(r.image) for r in (plain, sharp)]
     assert edges[1] > 1.5 * edges[0]
     assert abs(float(sharp.image.mean()) - float(plain.image.mean())) < 1.0  # no brighter or darker
     assert sharp.truth == plain.truth and "sharpen" not in scene.options
+
+
+def test_a_camera_out_of_focus_shows_the_same_view_blurred_as_asked():
+    scene = sample_scene(3, n_tiles=8, size=(1280, 960))
+    plain, sharp, blurred = (render(s) for s in (scene, with_defocus(scene, 0.0), with_defocus(scene, 2.5)))
+    edges = [_edge_strength(r.image) for r in (plain, sharp, blurred)]
+    assert edges[2] < 0.6 * min(edges[0], edges[1])
+    assert blurred.truth == plain.truth and scene.options["defocus"] != 2.5  # the scene left as it was
 
 
 def test_a_camera_in_dim_light_shows_the_same_view_noisier():
