@@ -142,6 +142,7 @@ def make_sequence(
     max_rounds: int | None = None,
     max_number: int = STANDARD_MAX,
     noise: float = 0.0,
+    defocus: float | None = None,
 ) -> Path:
     """The frames of a simulated two-player game: for each placement, a frame with the player's
     hand still on the new tile, then frames of the still board; draws and passes show the still
@@ -149,7 +150,8 @@ def make_sequence(
     round starts on a cleared table. Writes frames/NNNNNN.jpg with truth, video.avi (MJPG,
     5 frames a second, one size throughout) and events.json (each event with its frame). The
     game is played with the set of numbers 0 to ``max_number``, shot with sensor ``noise`` on top
-    of the studio's (a webcam in dim light, ``studio.with_noise``), drawn afresh each frame."""
+    of the studio's (a webcam in dim light, ``studio.with_noise``), drawn afresh each frame, and
+    out of focus by ``defocus`` pixels at 1280 wide in place of the scene's own (``studio.with_defocus``)."""
     played = simulate_game(seed, players=2, rules=game_rules("pressman-us", max_number), max_rounds=max_rounds or 60)
     game = played.game
     folder = out / f"sequence_{seed:07d}"
@@ -171,6 +173,8 @@ def make_sequence(
     ]
     if noise:
         scenes = [with_noise(scene, noise) for scene in scenes]
+    if defocus is not None:
+        scenes = [with_defocus(scene, defocus) for scene in scenes]
     size = scenes[0].camera.size
     video = cv2.VideoWriter(str(folder / "video.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 5, size)
     frame, events = 0, []

@@ -396,16 +396,23 @@ def _datasets(args: argparse.Namespace) -> int:
             "--closer": args.closer != 1.0,
             "--warmth": args.warmth != 0.0,
             "--sharpen": args.sharpen != 0.0,
-            "--defocus": args.defocus is not None,
             "--other-editions": args.other_editions != 0.0,
         }
         if any(photo_only.values()):
             named = ", ".join(name for name, given in photo_only.items() if given)
-            raise InputError(f"{named}: for photos only; a game's frames take --noise, not these")
+            raise InputError(f"{named}: for photos only; a game's frames take --noise and --defocus, not these")
         for seed in progress(seeds, len(seeds), "sequences"):
             max_number = args.max_number or STANDARD_MAX
             make.make_sequence(
-                seed, out, args.styles, args.still_frames, args.max_events, args.rounds, max_number, args.noise
+                seed,
+                out,
+                args.styles,
+                args.still_frames,
+                args.max_events,
+                args.rounds,
+                max_number,
+                args.noise,
+                args.defocus,
             )
         return 0
     jobs = [
@@ -782,7 +789,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_between(0.0, 10.0),
         default=None,
         metavar="S",
-        help="render: photos from a camera out of focus, a Gaussian blur of S pixels at 1280 wide (studio: 0-1.2)",
+        help="render: photos or a game's frames from a camera out of focus, blurred S px at 1280 wide (studio: 0-1.2)",
     )
     data.add_argument(
         "--noise",

@@ -278,6 +278,15 @@ def test_a_game_shot_in_dim_light_is_noisier_frame_by_frame(tmp_path):
     assert (dim / "events.json").read_text() == (plain / "events.json").read_text()
 
 
+def test_a_game_shot_out_of_focus_is_blurred_in_every_frame(tmp_path):
+    plain = make_sequence(2, tmp_path / "plain", max_events=1, still_frames=1, max_rounds=1, defocus=0.0)
+    blurred = make_sequence(2, tmp_path / "blurred", max_events=1, still_frames=1, max_rounds=1, defocus=2.5)
+    for n in (1, 2):  # the hand on the tile placed, then the still board
+        edges = [_edge_strength(cv2.imread(str(game / "frames" / f"{n:06d}.jpg"))) for game in (plain, blurred)]
+        assert edges[1] < 0.6 * edges[0]
+    assert (blurred / "events.json").read_text() == (plain / "events.json").read_text()
+
+
 def test_a_game_or_every_scene_is_played_with_the_set_asked_for(tmp_path):
     folder = make_sequence(2, tmp_path, max_events=3, still_frames=0, max_rounds=1, max_number=6)
     script = json.loads((folder / "events.json").read_text())
@@ -298,7 +307,6 @@ def test_a_game_or_every_scene_is_played_with_the_set_asked_for(tmp_path):
         ["datasets", "render", "--out", "X", "--sharpen", "-1"],
         ["datasets", "render", "--out", "X", "--noise", "51"],
         ["datasets", "render", "--out", "X", "--defocus", "-0.5"],
-        ["datasets", "render", "--out", "X", "--sequence", "--defocus", "2"],  # photos only
         ["live", "--source", "X", "--rounds", "0"],
         ["live", "--source", "X", "--max-number", "4"],
         ["datasets", "render", "--out", "X", "--seed", "-1"],
