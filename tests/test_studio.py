@@ -413,6 +413,7 @@ def test_a_camera_out_of_focus_shows_the_same_view_blurred_as_asked():
     plain, sharp, blurred = (render(s) for s in (scene, with_defocus(scene, 0.0), with_defocus(scene, 2.5)))
     edges = [_edge_strength(r.image) for r in (plain, sharp, blurred)]
     assert edges[2] < 0.6 * min(edges[0], edges[1])
+    assert edges[1] > edges[0]  # no blur at all: sharper than the scene's own focus (0.65 px)
     assert blurred.truth == plain.truth and scene.options["defocus"] != 2.5  # the scene left as it was
 
 
