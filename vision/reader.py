@@ -67,6 +67,7 @@ from vision.find import (
     median_side,
     seen_scale,
 )
+from vision.focus import blur_over, out_of_focus
 from vision.image_io import as_photo
 from vision.known import KnownBoard, any_tile_added, known_matched, known_placed, placed_as_known
 from vision.lattice import LatticeFit, fit_board
@@ -245,7 +246,8 @@ class Reader:
         rules_used = replace(rules, max_number=sight.max_number)
         board = joined_board(tiles)
         violations = _shown_broken(validate_board(board, rules_used), board, known, previous)
-        advice = _advice(sight, noise)
+        blur = blur_over(image, np.array([tile.corners for tile in tiles]))
+        advice = _advice(sight, noise, blur)
         notes = _notes(sight, sights[0], tiles, known, violations, advice)
         last, note = self._placement(image, tiles, board, rules_used, sight, changed, previous, previous_image, known)
         if note:
@@ -750,15 +752,20 @@ class Reader:
         return [candidates[k] for k in keep], triangles[keep], probabilities[keep]
 
 
-def _advice(sight: _Sight, noise: float) -> list[str]:
+def _advice(sight: _Sight, noise: float, blur: float | None) -> list[str]:
     """The notes that say why the photo reads poorly and how to take one that reads better: a
-    live game's page shows them by the camera, where a player can act on them. ``noise``: the
-    photo's (``vision.noise.noise_level``)."""
+    live game's page shows them by the camera, where a player can act on them. ``noise`` and
+    ``blur``: the photo's (``vision.noise.noise_level``, ``vision.focus.blur_over``)."""
     advice = []
     if smoothing_for(noise) is not None:
         advice.append(
             f"the photo is noisy (about {noise:.0f} grey levels: a camera in dim light raises its gain), so it was"
             " smoothed before reading: more light reads better"
+        )
+    if out_of_focus(blur, sight.photo_tile_side):
+        advice.append(
+            f"the photo is blurred (its edges spread over about {blur:.1f} pixels: a camera out of focus, or"
+            " moving): focus the camera and hold it still, as blur loses small numbers and the seams between tiles"
         )
     if 0 < sight.photo_tile_side < SURELY_READ_SIDE:
         advice.append(
