@@ -411,8 +411,8 @@ def _datasets(args: argparse.Namespace) -> int:
                 args.max_events,
                 args.rounds,
                 max_number,
-                args.noise,
-                args.defocus,
+                noise=args.noise,
+                defocus=args.defocus,
             )
         return 0
     jobs = [

@@ -17,6 +17,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.noise import ranked
+
 STEEPEST_PERCENTILE = 99.5  # a tile's steepest edges: this percentile of its gradient
 CONTRAST_PERCENTILES = (5, 95)  # a tile's contrast: the spread of its grey between these
 LEAST_CONTRAST = 30.0  # grey levels: a tile with less (a back, a tile in shadow) shows no edge to measure
@@ -45,22 +47,16 @@ def blur_over(image: np.ndarray, outlines: np.ndarray) -> float | None:
         if right - left < 8 or bottom - top < 8:
             continue
         grey = cv2.cvtColor(image[top:bottom, left:right], cv2.COLOR_BGR2GRAY)
-        low, high = _percentiles(grey, CONTRAST_PERCENTILES)
+        low, high = ranked(grey, np.array(CONTRAST_PERCENTILES) / 100 * grey.size)
         if high - low < LEAST_CONTRAST:
             continue
         # Sobel over 8: the grey's rise a pixel.
         slope = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)).ravel() / 8
         steepest = int(STEEPEST_PERCENTILE / 100 * (slope.size - 1))
-        ratios.append(np.partition(slope, steepest)[steepest] / (high - low))
+        ratios.append(np.partition(slope, steepest)[steepest] / np.float64(high - low))  # in float64
     if not ratios:
         return None
     return float(1 / (np.sqrt(2 * np.pi) * np.median(ratios)))
-
-
-def _percentiles(grey: np.ndarray, percents: tuple[int, ...]) -> np.ndarray:
-    """Percentiles of a uint8 picture's grey, from its histogram (far quicker than sorting)."""
-    share = np.cumsum(np.bincount(grey.ravel(), minlength=256)) / grey.size
-    return np.searchsorted(share, np.asarray(percents) / 100).astype(np.float64)
 
 
 def out_of_focus(blur: float | None, tile_side: float) -> bool:

@@ -48,8 +48,14 @@ def noise_level(image: np.ndarray) -> float:
     )[inner]
     if not slope.size:
         return 0.0
-    median = np.searchsorted(np.cumsum(np.bincount(slope.ravel(), minlength=256)), slope.size // 2)
+    median = ranked(slope, slope.size // 2)
     return float(np.sqrt(np.pi / 2) * residual[slope <= median].mean() / 6 / FLAT_HALF_SHARE)
+
+
+def ranked(values: np.ndarray, ranks: float | np.ndarray) -> np.ndarray:
+    """The value at each of ``ranks`` among uint8 ``values`` in ascending order (the smallest value
+    that at least that many of them do not exceed), from their histogram: far quicker than sorting."""
+    return np.searchsorted(np.cumsum(np.bincount(values.ravel(), minlength=256)), ranks)
 
 
 def smoothing_for(noise: float) -> float | None:
