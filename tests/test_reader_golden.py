@@ -804,3 +804,20 @@ def test_the_finder_looking_from_above_outlines_the_tiles_where_they_lie(reader,
     assert (distance.min(0) < 0.2 * side).all()  # each true tile outlined
     sides = np.linalg.norm(found - np.roll(found, 1, axis=1), axis=2).mean(1)[distance.min(1) < 0.2 * side]
     assert (np.abs(np.log(sides / side)) < np.log(1.25)).all()  # whole tiles, not pieces
+
+
+def test_a_loose_pip_tile_whose_bare_zeros_read_as_no_number_is_read(reader, monkeypatch):
+    # A studio test photo (2001388 of ``triominoes datasets render --split test --pairs --n 120
+    # --seed 1300``, 1280x720, wooden tiles about 47 pixels a side): a board of 18 and a loose
+    # 0-0-3, whose bare corners the classifier reads as "no number" (0.79-0.92). The board's own
+    # zeros read bare too, so those corners are read as 0.
+    image, truth = _fixture("loose_pip_tile_with_bare_zeros")
+    reading = reader.read(image)
+    row = compare(truth, reading.to_dict())
+    assert (row["found"], row["missed"], row["extra"], row["wrong_corners"], row["exact"]) == (19, 0, 0, 0, 1)
+    (loose,) = [tile for tile in reading.tiles if tile.cell is None]
+    assert sorted(loose.numbers) == [0, 0, 3] and loose.confidence >= 0.9
+    assert reading.unread == ()
+    monkeypatch.setattr(reader_module, "BARE_ZEROS_SHOWN", 10**6)  # never bare, as before
+    before = reader.read(image)
+    assert [tile.cell for tile in before.tiles].count(None) == 0 and len(before.unread) == 1

@@ -46,10 +46,13 @@ from vision.reader import (
     GREY_FROM_SIDE,
     _a_found_tile_across,
     _alone_read_loose,
+    _bare_read_as_zero,
     _beside_the_board,
     _best_look,
     _readable,
     _Sight,
+    _unread_for_bare_corners,
+    _zeros_show_bare,
     read_colour_or_grey,
     seen_small,
 )
@@ -685,6 +688,59 @@ def test_a_loose_tile_read_unsurely_is_left_unread_but_a_board_tile_never_is():
     assert _readable(tile(None, 0.6))
     assert not _readable(tile(None, 0.3))
     assert _readable(tile((0, 0), 0.3))
+
+
+def _bare_corner(none: float = 0.8, zero: float = 0.18) -> np.ndarray:
+    """(8,) probabilities of a pip set's bare 0 read mostly as "no number"."""
+    p = np.full(8, (1 - none - zero) / 6)
+    p[0], p[NO_NUMBER] = zero, none
+    return p
+
+
+def _tile_read(cell, numbers, confidences) -> ReadTile:
+    corners = np.array([[0.0, 0.0], [40.0, 0.0], [20.0, 34.6]])
+    return ReadTile(cell, corners, numbers, confidences, True, min(confidences) < 0.9)
+
+
+def test_a_loose_pip_tile_unread_for_its_bare_corners_is_read_with_them_as_0s():
+    sure_3, sure_4, sure_0 = (_corner_probabilities(n, n, n, sure=0.98)[0] for n in (3, 4, 0))
+    unsure_2 = _corner_probabilities(2, 2, 2, sure=0.5)[0]
+    unread = (0.99, 0.3, 0.3)
+    cases = {
+        "loose 3-0-0, bare corners read no number": (None, unread, [sure_3, _bare_corner(), _bare_corner()], True),
+        "the same in the board": ((0, 0), unread, [sure_3, _bare_corner(), _bare_corner()], False),
+        "the same read surely enough": (None, (0.99, 0.6, 0.6), [sure_3, _bare_corner(), _bare_corner()], False),
+        "a corner read unsurely, not bare": (None, unread, [sure_3, _bare_corner(), unsure_2], False),
+        "no mark: a back": (None, unread, [_bare_corner(), _bare_corner(), _bare_corner()], False),
+        "numbers read surely, none bare": (None, unread, [sure_3, sure_0, sure_4], False),
+    }
+    tiles = [_tile_read(cell, (3, 0, 0), confidences) for cell, confidences, _, _ in cases.values()]
+    probabilities = np.array([corners for _, _, corners, _ in cases.values()])
+    found = _unread_for_bare_corners(tiles, probabilities)
+    assert dict(zip(cases, found.tolist())) == {name: wanted for name, (*_, wanted) in cases.items()}
+
+    before = probabilities.copy()
+    as_zero = _bare_read_as_zero(probabilities, found)
+    np.testing.assert_array_equal(probabilities, before)  # not modified
+    assert as_zero[0, 1:, 0] == pytest.approx(0.98) and (as_zero[0, :, NO_NUMBER] == 0).all()
+    np.testing.assert_array_equal(as_zero[1:], before[1:])
+    np.testing.assert_allclose(as_zero.sum(2), before.sum(2))
+
+
+def test_a_set_shows_bare_zeros_where_the_boards_zeros_read_no_number_twice():
+    sure = _corner_probabilities(0, 0, 4, sure=0.95)
+    bare_once = np.array([sure[0], _bare_corner(), sure[2]])
+    bare_twice = np.array([_bare_corner(), _bare_corner(), sure[2]])
+
+    def shows(*tiles) -> bool:
+        read = [_tile_read(cell, (0, 0, 4), (0.99, 0.99, 0.99)) for cell, _ in tiles]
+        return _zeros_show_bare(read, np.array([p for _, p in tiles]).reshape(-1, 3, NO_NUMBER + 1))
+
+    assert shows(((0, 0), bare_once), ((1, 0), bare_once))
+    assert shows(((0, 0), bare_twice))
+    assert not shows(((0, 0), bare_once), ((1, 0), sure))  # a printed set's 0 reads 0: one is a hand
+    assert not shows(((0, 0), bare_once), (None, bare_twice))  # loose tiles are not settled by neighbours
+    assert not shows()
 
 
 def test_a_tile_alone_in_the_lattice_is_a_loose_one_but_two_joined_are_a_board():

@@ -90,6 +90,12 @@ MISSED_CORE_ABOVE = 0.5  # ... when the finder marked a core in its middle this 
 MISSED_CORE_NONE_BELOW = 0.5  # ... and no corner reads "none" this surely
 ONE_TILE_SIZE = 1.6  # an outline within this factor of a cell's side is one tile's; larger, several run together
 READ_LOOSE_AT_LEAST = 0.5  # a loose tile whose least sure number is read less surely than this is unread
+# A pip set's 0 is a bare corner. Where the board's corners decoded 0 read "no number" at least
+# this often, the set's zeros show bare, and a loose tile unread for a bare corner is read again
+# with it as 0, provided every corner reads bare (0 or "no number", together this surely) ...
+BARE_ZEROS_SHOWN = 2
+BARE_AT_LEAST = 0.95
+SURE_NUMBER = 0.9  # ... or one number this surely, one of them a mark (1 and up)
 BOARD_AT_LEAST = 2  # tiles joined in the lattice that make a board; fewer are read as loose tiles
 # More face-up triangles joined than the large set has tiles, or far more outlines than any table
 # shows (studio photos: 402 at most, specks of busy cloths with the tiles), are a cloth printed
@@ -494,9 +500,16 @@ class Reader:
         if joined > MOST_TILES:
             lap("decode")
             return _a_pattern(first_look, joined, fit, finder_outlines)
-        read, max_number, expected, up_probabilities = self._decoded(
+        read, max_number, expected, decoded_probabilities = self._decoded(
             image, fit, cells, grey, rules, known, up_probabilities, up_corners, up_cells
         )
+        unread_bare = _unread_for_bare_corners(read[: len(up_cells)], up_probabilities)
+        if unread_bare.any() and _zeros_show_bare(read, decoded_probabilities):
+            bare_as_zero = _bare_read_as_zero(up_probabilities, unread_bare)
+            read, max_number, expected, decoded_probabilities = self._decoded(
+                image, fit, cells, grey, rules, known, bare_as_zero, up_corners, up_cells
+            )
+        up_probabilities = decoded_probabilities
         tiles_there = _beside_the_board(read) & _faced_like_the_board(read, image)  # loose ones may be none
         readable = np.array([_readable(t) for t in read], bool)
         tiles = tuple(t for t, there, ok in zip(read, tiles_there, readable) if there and ok)
@@ -1044,6 +1057,37 @@ def _readable(tile: ReadTile) -> bool:
     tile already found) or one too small to read than a tile read right, so it is reported as
     an unread outline instead of a tile with guessed numbers."""
     return tile.cell is not None or tile.confidence >= READ_LOOSE_AT_LEAST
+
+
+def _unread_for_bare_corners(tiles: Sequence[ReadTile], probabilities: np.ndarray) -> np.ndarray:
+    """(N,) loose tiles left unread whose (N, 3, 8) corners each read either one number surely
+    or bare (0 or "no number"), at least one of them bare and not surely a number and one a
+    mark: a pip tile whose bare 0 the classifier took for "no number", which the decoder spreads
+    over every number (an unreadable corner), so that the tile reads unsurely."""
+    numbers = probabilities[:, :, :NO_NUMBER]
+    sure = numbers.max(2) >= SURE_NUMBER
+    bare = probabilities[:, :, 0] + probabilities[:, :, NO_NUMBER] >= BARE_AT_LEAST
+    marked = probabilities[:, :, 1:NO_NUMBER].max(2) >= SURE_NUMBER
+    unread = np.array([t.cell is None and not _readable(t) for t in tiles], bool)
+    return unread & (sure | bare).all(1) & (bare & ~sure).any(1) & marked.any(1)
+
+
+def _zeros_show_bare(tiles: Sequence[ReadTile], probabilities: np.ndarray) -> bool:
+    """Whether the set's zeros show as bare corners (a pip set's): the board's corners that decode
+    to 0, settled by their neighbours, read "no number" more surely than 0 ``BARE_ZEROS_SHOWN``
+    times or more. A printed 0 reads as 0, and "no number" there is a hand or glare."""
+    on_board = np.array([t.cell is not None for t in tiles], bool)
+    zeros = np.array([t.numbers for t in tiles]).reshape(-1, 3) == 0
+    bare = probabilities[:, :, NO_NUMBER] > probabilities[:, :, 0]
+    return int((zeros & bare)[on_board].sum()) >= BARE_ZEROS_SHOWN
+
+
+def _bare_read_as_zero(probabilities: np.ndarray, tiles: np.ndarray) -> np.ndarray:
+    """The (N, 3, 8) probabilities with the (N,) ``tiles``' "no number" read as 0."""
+    probabilities = probabilities.copy()
+    probabilities[tiles, :, 0] += probabilities[tiles, :, NO_NUMBER]
+    probabilities[tiles, :, NO_NUMBER] = 0
+    return probabilities
 
 
 def _backs_from_farther(chosen: _Sight, later_looks: list[_Sight]) -> tuple[np.ndarray, ...]:
