@@ -6,11 +6,12 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.focus import BLURRED_ABOVE, BLURRED_FOR_SIDE, blur_over, out_of_focus
+from vision.focus import BLURRED_ABOVE, BLURRED_ABOVE_UNREAD, BLURRED_FOR_SIDE, blur_over, out_of_focus
 from vision.image_io import load_image
 from vision.reader import Reader
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 TILE = np.array([[[100.0, 30.0], [170.0, 151.0], [30.0, 151.0]]])  # one tile, 140 px a side
 
@@ -45,6 +46,8 @@ def test_blur_is_named_only_where_it_is_large_for_the_tiles_size():
     assert not out_of_focus(2.0, 2.0 / BLURRED_FOR_SIDE + 10)  # large tiles bear it
     assert not out_of_focus(BLURRED_ABOVE - 0.1, 20.0)  # a sharp camera's tiles, however small
     assert not out_of_focus(None, 40.0) and not out_of_focus(3.0, 0.0)  # nothing measured, no tile read
+    between = (BLURRED_ABOVE + BLURRED_ABOVE_UNREAD) / 2  # backs' softer edges bear more
+    assert out_of_focus(between, 40.0) and not out_of_focus(between, 40.0, BLURRED_ABOVE_UNREAD)
 
 
 def test_a_blurred_photo_is_read_with_advice_to_focus_the_camera():
@@ -57,3 +60,17 @@ def test_a_blurred_photo_is_read_with_advice_to_focus_the_camera():
     (advice,) = [line for line in reading.advice if "blurred" in line]
     assert "focus the camera" in advice and advice in reading.notes
     assert blur_over(blurred, np.array([t.corners for t in reading.tiles])) > 2.5
+
+
+def test_a_blurred_photo_with_no_tile_read_is_measured_over_its_backs():
+    # A pile before the game (11 backs, no tile face up, 800x600, tiles about 40 pixels a side):
+    # sharp, no advice; blurred by 2 pixels, nothing is read face up and the backs tell the blur.
+    reader = Reader()
+    image = load_image(FIXTURES / "pile_before_the_game.jpg")
+    sharp = reader.read(image)
+    assert sharp.tiles == () and len(sharp.face_down) > 5
+    assert not any("blurred" in line for line in sharp.advice)
+    blurred = reader.read(cv2.GaussianBlur(image, (0, 0), 2.0))
+    assert blurred.tiles == ()
+    (advice,) = [line for line in blurred.advice if "blurred" in line]
+    assert "focus the camera" in advice

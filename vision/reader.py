@@ -67,7 +67,7 @@ from vision.find import (
     median_side,
     seen_scale,
 )
-from vision.focus import blur_over, out_of_focus
+from vision.focus import BLURRED_ABOVE_UNREAD, blur_over, out_of_focus
 from vision.image_io import as_photo
 from vision.known import KnownBoard, any_tile_added, known_matched, known_placed, placed_as_known
 from vision.lattice import LatticeFit, fit_board
@@ -252,8 +252,8 @@ class Reader:
         rules_used = replace(rules, max_number=sight.max_number)
         board = joined_board(tiles)
         violations = _shown_broken(validate_board(board, rules_used), board, known, previous)
-        blur = blur_over(image, np.array([tile.corners for tile in tiles]))
-        advice = _advice(sight, noise, blur)
+        blur, blurred = _focus(image, tiles, sight, face_down)
+        advice = _advice(sight, noise, blur if blurred else None)
         notes = _notes(sight, sights[0], tiles, known, violations, advice)
         last, note = self._placement(image, tiles, board, rules_used, sight, changed, previous, previous_image, known)
         if note:
@@ -765,17 +765,34 @@ class Reader:
         return [candidates[k] for k in keep], triangles[keep], probabilities[keep]
 
 
+def _focus(
+    image: np.ndarray, tiles: Sequence[ReadTile], sight: _Sight, face_down: Sequence[np.ndarray]
+) -> tuple[float | None, bool]:
+    """The photo's blur (``vision.focus.blur_over``; None: nothing to measure) and whether it is
+    out of focus for its tiles. Measured over the tiles read; where none is read (a camera so far
+    out of focus that no number reads), over the outlines found instead, backs and tiles left
+    unread, whose softer edges bear a higher bar (``BLURRED_ABOVE_UNREAD``)."""
+    if tiles:
+        blur = blur_over(image, outlines_of(tiles))
+        return blur, out_of_focus(blur, sight.photo_tile_side)
+    found = np.array([*sight.unread, *face_down], np.float64).reshape(-1, 3, 2)
+    blur = blur_over(image, found)
+    side = float(np.median(edge_lengths(found).mean(1))) if len(found) else 0.0
+    return blur, out_of_focus(blur, side, BLURRED_ABOVE_UNREAD)
+
+
 def _advice(sight: _Sight, noise: float, blur: float | None) -> list[str]:
     """The notes that say why the photo reads poorly and how to take one that reads better: a
-    live game's page shows them by the camera, where a player can act on them. ``noise`` and
-    ``blur``: the photo's (``vision.noise.noise_level``, ``vision.focus.blur_over``)."""
+    live game's page shows them by the camera, where a player can act on them. ``noise``: the
+    photo's (``vision.noise.noise_level``); ``blur``: its blur where it is out of focus
+    (``_focus``), else None."""
     advice = []
     if smoothing_for(noise) is not None:
         advice.append(
             f"the photo is noisy (about {noise:.0f} grey levels: a camera in dim light raises its gain), so it was"
             " smoothed before reading: more light reads better"
         )
-    if out_of_focus(blur, sight.photo_tile_side):
+    if blur is not None:
         advice.append(
             f"the photo is blurred (its edges spread over about {blur:.1f} pixels: a camera out of focus, or"
             " moving): focus the camera and hold it still, as blur loses small numbers and the seams between tiles"
