@@ -252,8 +252,7 @@ class Reader:
         rules_used = replace(rules, max_number=sight.max_number)
         board = joined_board(tiles)
         violations = _shown_broken(validate_board(board, rules_used), board, known, previous)
-        blur, blurred = _focus(image, tiles, sight, face_down)
-        advice = _advice(sight, noise, blur if blurred else None)
+        advice = _advice(sight, noise, _blur_named(image, tiles, sight, face_down))
         notes = _notes(sight, sights[0], tiles, known, violations, advice)
         last, note = self._placement(image, tiles, board, rules_used, sight, changed, previous, previous_image, known)
         if note:
@@ -765,27 +764,27 @@ class Reader:
         return [candidates[k] for k in keep], triangles[keep], probabilities[keep]
 
 
-def _focus(
+def _blur_named(
     image: np.ndarray, tiles: Sequence[ReadTile], sight: _Sight, face_down: Sequence[np.ndarray]
-) -> tuple[float | None, bool]:
-    """The photo's blur (``vision.focus.blur_over``; None: nothing to measure) and whether it is
-    out of focus for its tiles. Measured over the tiles read; where none is read (a camera so far
-    out of focus that no number reads), over the outlines found instead, backs and tiles left
-    unread, whose softer edges bear a higher bar (``BLURRED_ABOVE_UNREAD``)."""
+) -> float | None:
+    """The photo's blur (``vision.focus.blur_over``) where it is out of focus for its tiles, else
+    None. Measured over the tiles read; where none is read (a camera so far out of focus that no
+    number reads), over the outlines found instead, backs and tiles left unread, whose softer
+    edges bear a higher bar (``BLURRED_ABOVE_UNREAD``)."""
     if tiles:
         blur = blur_over(image, outlines_of(tiles))
-        return blur, out_of_focus(blur, sight.photo_tile_side)
+        return blur if out_of_focus(blur, sight.photo_tile_side) else None
     found = np.array([*sight.unread, *face_down], np.float64).reshape(-1, 3, 2)
     blur = blur_over(image, found)
     side = float(np.median(edge_lengths(found).mean(1))) if len(found) else 0.0
-    return blur, out_of_focus(blur, side, BLURRED_ABOVE_UNREAD)
+    return blur if out_of_focus(blur, side, BLURRED_ABOVE_UNREAD) else None
 
 
 def _advice(sight: _Sight, noise: float, blur: float | None) -> list[str]:
     """The notes that say why the photo reads poorly and how to take one that reads better: a
     live game's page shows them by the camera, where a player can act on them. ``noise``: the
     photo's (``vision.noise.noise_level``); ``blur``: its blur where it is out of focus
-    (``_focus``), else None."""
+    (``_blur_named``), else None."""
     advice = []
     if smoothing_for(noise) is not None:
         advice.append(
@@ -1099,11 +1098,11 @@ def _zeros_show_bare(tiles: Sequence[ReadTile], probabilities: np.ndarray) -> bo
     return int((zeros & bare)[on_board].sum()) >= BARE_ZEROS_SHOWN
 
 
-def _bare_read_as_zero(probabilities: np.ndarray, tiles: np.ndarray) -> np.ndarray:
-    """The (N, 3, 8) probabilities with the (N,) ``tiles``' "no number" read as 0."""
+def _bare_read_as_zero(probabilities: np.ndarray, which: np.ndarray) -> np.ndarray:
+    """The (N, 3, 8) probabilities with "no number" read as 0 at the tiles of the (N,) mask ``which``."""
     probabilities = probabilities.copy()
-    probabilities[tiles, :, 0] += probabilities[tiles, :, NO_NUMBER]
-    probabilities[tiles, :, NO_NUMBER] = 0
+    probabilities[which, :, 0] += probabilities[which, :, NO_NUMBER]
+    probabilities[which, :, NO_NUMBER] = 0
     return probabilities
 
 
