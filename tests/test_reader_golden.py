@@ -810,14 +810,17 @@ def test_a_loose_pip_tile_whose_bare_zeros_read_as_no_number_is_read(reader, mon
     # A studio test photo (2001388 of ``triominoes datasets render --split test --pairs --n 120
     # --seed 1300``, 1280x720, wooden tiles about 47 pixels a side): a board of 18 and a loose
     # 0-0-3, whose bare corners the classifier reads as "no number" (0.79-0.92). The board's own
-    # zeros read bare too, so those corners are read as 0.
+    # zeros read bare too, so those corners are read as 0, and so is a board tile's bare 0 that no
+    # neighbour shares, which was flagged.
     image, truth = _fixture("loose_pip_tile_with_bare_zeros")
     reading = reader.read(image)
     row = compare(truth, reading.to_dict())
     assert (row["found"], row["missed"], row["extra"], row["wrong_corners"], row["exact"]) == (19, 0, 0, 0, 1)
+    assert row["right_unsure"] == 0
     (loose,) = [tile for tile in reading.tiles if tile.cell is None]
     assert sorted(loose.numbers) == [0, 0, 3] and loose.confidence >= 0.9
     assert reading.unread == ()
     monkeypatch.setattr(reader_module, "BARE_ZEROS_SHOWN", 10**6)  # never bare, as before
     before = reader.read(image)
     assert [tile.cell for tile in before.tiles].count(None) == 0 and len(before.unread) == 1
+    assert compare(truth, before.to_dict())["right_unsure"] == 1

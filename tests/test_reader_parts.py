@@ -51,7 +51,7 @@ from vision.reader import (
     _best_look,
     _readable,
     _Sight,
-    _unread_for_bare_corners,
+    _unsure_for_bare_corners,
     _zeros_show_bare,
     read_colour_or_grey,
     seen_small,
@@ -702,28 +702,28 @@ def _tile_read(cell, numbers, confidences) -> ReadTile:
     return ReadTile(cell, corners, numbers, confidences, True, min(confidences) < 0.9)
 
 
-def test_a_loose_pip_tile_unread_for_its_bare_corners_is_read_with_them_as_0s():
+def test_a_pip_tile_read_unsurely_for_its_bare_corners_is_read_with_them_as_0s():
     sure_3, sure_4, sure_0 = (_corner_probabilities(n, n, n, sure=0.98)[0] for n in (3, 4, 0))
     unsure_2 = _corner_probabilities(2, 2, 2, sure=0.5)[0]
     unread = (0.99, 0.3, 0.3)
     cases = {
         "loose 3-0-0, bare corners read no number": (None, unread, [sure_3, _bare_corner(), _bare_corner()], True),
-        "the same in the board": ((0, 0), unread, [sure_3, _bare_corner(), _bare_corner()], False),
-        "the same read surely enough": (None, (0.99, 0.6, 0.6), [sure_3, _bare_corner(), _bare_corner()], False),
+        "the same in the board, flagged": ((0, 0), (0.99, 0.99, 0.6), [sure_3, sure_0, _bare_corner()], True),
+        "the same read surely": ((0, 0), (0.99, 0.99, 0.95), [sure_3, sure_0, _bare_corner()], False),
         "a corner read unsurely, not bare": (None, unread, [sure_3, _bare_corner(), unsure_2], False),
         "no mark: a back": (None, unread, [_bare_corner(), _bare_corner(), _bare_corner()], False),
         "numbers read surely, none bare": (None, unread, [sure_3, sure_0, sure_4], False),
     }
     tiles = [_tile_read(cell, (3, 0, 0), confidences) for cell, confidences, _, _ in cases.values()]
     probabilities = np.array([corners for _, _, corners, _ in cases.values()])
-    found = _unread_for_bare_corners(tiles, probabilities)
+    found = _unsure_for_bare_corners(tiles, probabilities)
     assert dict(zip(cases, found.tolist())) == {name: wanted for name, (*_, wanted) in cases.items()}
 
     before = probabilities.copy()
     as_zero = _bare_read_as_zero(probabilities, found)
     np.testing.assert_array_equal(probabilities, before)  # not modified
     assert as_zero[0, 1:, 0] == pytest.approx(0.98) and (as_zero[0, :, NO_NUMBER] == 0).all()
-    np.testing.assert_array_equal(as_zero[1:], before[1:])
+    np.testing.assert_array_equal(as_zero[~found], before[~found])
     np.testing.assert_allclose(as_zero.sum(2), before.sum(2))
 
 

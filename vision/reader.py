@@ -91,7 +91,7 @@ MISSED_CORE_NONE_BELOW = 0.5  # ... and no corner reads "none" this surely
 ONE_TILE_SIZE = 1.6  # an outline within this factor of a cell's side is one tile's; larger, several run together
 READ_LOOSE_AT_LEAST = 0.5  # a loose tile whose least sure number is read less surely than this is unread
 # A pip set's 0 is a bare corner. Where the board's corners decoded 0 read "no number" at least
-# this often, the set's zeros show bare, and a loose tile unread for a bare corner is read again
+# this often, the set's zeros show bare, and a tile read unsurely for a bare corner is read again
 # with it as 0, provided every corner reads bare (0 or "no number", together this surely) ...
 BARE_ZEROS_SHOWN = 2
 BARE_AT_LEAST = 0.95
@@ -502,9 +502,9 @@ class Reader:
         read, max_number, expected, decoded_probabilities = self._decoded(
             image, fit, cells, grey, rules, known, up_probabilities, up_corners, up_cells
         )
-        unread_bare = _unread_for_bare_corners(read[: len(up_cells)], up_probabilities)
-        if unread_bare.any() and _zeros_show_bare(read, decoded_probabilities):
-            bare_as_zero = _bare_read_as_zero(up_probabilities, unread_bare)
+        unsure_bare = _unsure_for_bare_corners(read[: len(up_cells)], up_probabilities)
+        if unsure_bare.any() and _zeros_show_bare(read, decoded_probabilities):
+            bare_as_zero = _bare_read_as_zero(up_probabilities, unsure_bare)
             read, max_number, expected, decoded_probabilities = self._decoded(
                 image, fit, cells, grey, rules, known, bare_as_zero, up_corners, up_cells
             )
@@ -1075,17 +1075,18 @@ def _readable(tile: ReadTile) -> bool:
     return tile.cell is not None or tile.confidence >= READ_LOOSE_AT_LEAST
 
 
-def _unread_for_bare_corners(tiles: Sequence[ReadTile], probabilities: np.ndarray) -> np.ndarray:
-    """(N,) loose tiles left unread whose (N, 3, 8) corners each read either one number surely
-    or bare (0 or "no number"), at least one of them bare and not surely a number and one a
-    mark: a pip tile whose bare 0 the classifier took for "no number", which the decoder spreads
-    over every number (an unreadable corner), so that the tile reads unsurely."""
+def _unsure_for_bare_corners(tiles: Sequence[ReadTile], probabilities: np.ndarray) -> np.ndarray:
+    """(N,) tiles read with a number flagged unsure whose (N, 3, 8) corners each read either one
+    number surely or bare (0 or "no number"), at least one of them bare and not surely a number
+    and one a mark: a pip tile whose bare 0 the classifier took for "no number", which the
+    decoder spreads over every number (an unreadable corner). A loose one then goes unread; a
+    board tile's 0 with no neighbour at its point is flagged."""
     numbers = probabilities[:, :, :NO_NUMBER]
     sure = numbers.max(2) >= SURE_NUMBER
     bare = probabilities[:, :, 0] + probabilities[:, :, NO_NUMBER] >= BARE_AT_LEAST
     marked = probabilities[:, :, 1:NO_NUMBER].max(2) >= SURE_NUMBER
-    unread = np.array([t.cell is None and not _readable(t) for t in tiles], bool)
-    return unread & (sure | bare).all(1) & (bare & ~sure).any(1) & marked.any(1)
+    unsure = np.array([t.confidence < UNSURE_BELOW for t in tiles], bool)
+    return unsure & (sure | bare).all(1) & (bare & ~sure).any(1) & marked.any(1)
 
 
 def _zeros_show_bare(tiles: Sequence[ReadTile], probabilities: np.ndarray) -> bool:
