@@ -50,9 +50,13 @@ def test_blur_is_named_only_where_it_is_large_for_the_tiles_size():
     assert out_of_focus(between, 40.0) and not out_of_focus(between, 40.0, BLURRED_ABOVE_UNREAD)
 
 
-def test_a_blurred_photo_is_read_with_advice_to_focus_the_camera():
+@pytest.fixture(scope="module")
+def reader():
+    return Reader()  # loads both models once for the module
+
+
+def test_a_blurred_photo_is_read_with_advice_to_focus_the_camera(reader):
     # The sample's tiles are about 70 pixels a side; blurred by 3 pixels they measure about 3.
-    reader = Reader()
     image = load_image(SAMPLES / "board.jpg")
     assert not any("blurred" in line for line in reader.read(image).advice)
     blurred = cv2.GaussianBlur(image, (0, 0), 3.0)
@@ -62,10 +66,9 @@ def test_a_blurred_photo_is_read_with_advice_to_focus_the_camera():
     assert blur_over(blurred, np.array([t.corners for t in reading.tiles])) > 2.5
 
 
-def test_a_blurred_photo_with_no_tile_read_is_measured_over_its_backs():
+def test_a_blurred_photo_with_no_tile_read_is_measured_over_its_backs(reader):
     # A pile before the game (11 backs, no tile face up, 800x600, tiles about 40 pixels a side):
     # sharp, no advice; blurred by 2 pixels, nothing is read face up and the backs tell the blur.
-    reader = Reader()
     image = load_image(FIXTURES / "pile_before_the_game.jpg")
     sharp = reader.read(image)
     assert sharp.tiles == () and len(sharp.face_down) > 5

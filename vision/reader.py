@@ -776,8 +776,7 @@ def _blur_named(
         return blur if out_of_focus(blur, sight.photo_tile_side) else None
     found = np.array([*sight.unread, *face_down], np.float64).reshape(-1, 3, 2)
     blur = blur_over(image, found)
-    side = float(np.median(edge_lengths(found).mean(1))) if len(found) else 0.0
-    return blur if out_of_focus(blur, side, BLURRED_ABOVE_UNREAD) else None
+    return blur if len(found) and out_of_focus(blur, median_side(found), BLURRED_ABOVE_UNREAD) else None
 
 
 def _advice(sight: _Sight, noise: float, blur: float | None) -> list[str]:
@@ -1085,7 +1084,7 @@ def _unsure_for_bare_corners(tiles: Sequence[ReadTile], probabilities: np.ndarra
     sure = numbers.max(2) >= SURE_NUMBER
     bare = probabilities[:, :, 0] + probabilities[:, :, NO_NUMBER] >= BARE_AT_LEAST
     marked = probabilities[:, :, 1:NO_NUMBER].max(2) >= SURE_NUMBER
-    unsure = np.array([t.confidence < UNSURE_BELOW for t in tiles], bool)
+    unsure = np.array([t.ambiguous for t in tiles], bool)
     return unsure & (sure | bare).all(1) & (bare & ~sure).any(1) & marked.any(1)
 
 
