@@ -824,3 +824,18 @@ def test_a_loose_pip_tile_whose_bare_zeros_read_as_no_number_is_read(reader, mon
     before = reader.read(image)
     assert [tile.cell for tile in before.tiles].count(None) == 0 and len(before.unread) == 1
     assert compare(truth, before.to_dict())["right_unsure"] == 1
+
+
+def test_a_notch_of_table_between_board_tiles_is_no_tile(reader, monkeypatch):
+    # A studio test photo (2001467 of ``triominoes datasets render --split test --pairs --n 120
+    # --seed 1400``, 1280x960, white tiles with coloured numbers about 76 pixels a side on dark
+    # wood): the finder outlines a notch of table between tiles like a tile, whose corners read
+    # "no number" but for the edges of its neighbours' 4s. Its middle shows the wood, so it is a
+    # hole, and the board of 44 reads exactly; taken for a tile, it read 0-4-4 and turned a true
+    # tile's 5 at the point they share into a 0.
+    image, truth = _fixture("notch_between_tiles")
+    row = compare(truth, reader.read(image).to_dict())
+    assert (row["found"], row["missed"], row["extra"], row["wrong_corners"], row["exact"]) == (44, 0, 0, 0, 1)
+    monkeypatch.setattr(backs_module, "HOLE_READS_NONE", 1.0)  # only blank gaps are holes, as before
+    row = compare(truth, reader.read(image).to_dict())
+    assert (row["extra"], row["wrong_corners"], row["exact"]) == (1, 1, 0)

@@ -989,6 +989,36 @@ def test_a_blank_board_tile_showing_the_table_is_a_hole_but_the_0_0_0_shows_the_
     ).any()
 
 
+def test_a_notch_of_table_read_mostly_as_no_number_is_a_hole_but_tiles_read_as_numbers_stay():
+    # Light printed tiles on dark wood. The notch between two of them, outlined like a tile,
+    # reads "none" but for the edge of a neighbour's 4 at one corner (studio 2001467: the
+    # decoder gave it 0-4-4 and, at the point it shares with a true tile, that tile's 5 as 0).
+    # A tile in a shadow reads its numbers and stays, and so does a face read like the notch.
+    image = np.full((200, 520, 3), (30, 60, 90), np.uint8)
+    up = np.array([[0, -20], [17, 10], [-17, 10]], float)
+    triangles = np.array([up + (40 + 60 * k, 50) for k in range(6)])
+    for k, colour in ((0, (225, 235, 235)), (1, (225, 235, 235)), (2, (225, 235, 235)), (4, (90, 100, 100))):
+        cv2.fillPoly(image, [triangles[k].astype(np.int32)], colour)
+    cv2.fillPoly(image, [triangles[5].astype(np.int32)], (225, 235, 235))
+    notch_like = _corner_probabilities(4, 7, 7, sure=0.8)
+    probabilities = np.array(
+        [
+            _corner_probabilities(1, 3, 4),
+            _corner_probabilities(2, 4, 5),
+            _corner_probabilities(4, 4, 0),
+            notch_like,  # the table between tiles
+            _corner_probabilities(3, 5, 5),  # a tile in a shadow
+            notch_like,  # a face, read as poorly
+        ]
+    )
+    cells = [(k, 0) for k in range(6)]
+    unlike_numbers = unlike_any_number(probabilities)
+    blank = blank_apart(probabilities, cells, unlike_numbers)
+    assert not unlike_numbers.any() and not blank.any()
+    holes = holes_in_the_board(probabilities, cells, triangles, unlike_numbers, blank, image)
+    assert holes.tolist() == [False, False, False, True, False, False]
+
+
 def test_no_more_backs_than_the_set_has_tiles_left_the_closest_in_colour():
     # A checked cloth's light square, a little bluer than ivory, passes the colour check: with
     # room in the set for one back, the ivory one stays.

@@ -23,6 +23,7 @@ from vision.sizes import (
 
 FACE_DOWN_BELOW = 0.35  # a tile whose corners look this unlike any number is a blank back
 SHOWS_A_MARK = 0.5  # a loose tile none of whose corners shows 1 or more this surely shows no mark
+HOLE_READS_NONE = 0.5  # a board tile off the faces' colour whose corners read "none" this surely on average is a gap
 BACK_COLOUR_TOLERANCE = 30.0  # a back's colour (CIE a*b*) lies this close to the tiles read ...
 BACK_LIGHTNESS_TOLERANCE = 45.0  # ... and its lightness (CIE L*) this close
 FACE_LIGHTNESS_TOLERANCE = 35.0  # a face off the board (loose, or a missed tile's) is this close in lightness ...
@@ -68,12 +69,17 @@ def holes_in_the_board(
     blank_apart: np.ndarray,
     image: np.ndarray,
 ) -> np.ndarray:
-    """(N,) blank tiles joined to a board that shows marks whose middle is not the colour of the
-    board's faces: the table seen through a hole in the board. The finder outlines such a gap
-    like a tile, and where a pip set's bare corners read as 0s it would pass for the 0-0-0 played
-    (``blank_apart``) and take its neighbours' numbers; the 0-0-0 itself shows the set's face."""
+    """(N,) tiles joined to a board that shows marks, blank or read mostly as no number, whose
+    middle is not the colour of the board's faces: the table seen through a hole or a notch in
+    the board. The finder outlines such a gap like a tile. Where a pip set's bare corners read
+    as 0s it would pass for the 0-0-0 played (``blank_apart``); elsewhere its corners, which
+    show the edges of its neighbours' numbers, pass for a tile read unsurely. Either way the
+    decoder gives it its neighbours' numbers, and lets it outvote a true tile's number at a
+    point they share. The 0-0-0 itself shows the set's face, and a tile that reads as numbers
+    is kept whatever its middle shows (glare, a shadow, a hand)."""
     on_board = np.array([cell is not None for cell in cells], bool) & ~unlike_numbers
-    holes = shows_no_mark(probabilities) & on_board & ~blank_apart
+    reads_none = probabilities[:, :, NO_NUMBER].mean(1) > HOLE_READS_NONE
+    holes = (shows_no_mark(probabilities) | reads_none) & on_board & ~blank_apart
     if holes.any():
         holes[holes] = ~faced_like_the_board(triangles[holes], triangles[on_board & ~holes], image)
     return holes
