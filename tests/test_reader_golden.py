@@ -828,7 +828,7 @@ def test_a_loose_pip_tile_whose_bare_zeros_read_as_no_number_is_read(reader, mon
 
 def test_a_notch_of_table_between_board_tiles_is_no_tile(reader, monkeypatch):
     # A studio test photo (2001467 of ``triominoes datasets render --split test --pairs --n 120
-    # --seed 1400``, 1280x960, white tiles with coloured numbers about 76 pixels a side on dark
+    # --seed 1400``, 1280x720, white tiles with coloured numbers about 76 pixels a side on dark
     # wood): the finder outlines a notch of table between tiles like a tile, whose corners read
     # "no number" but for the edges of its neighbours' 4s. Its middle shows the wood, so it is a
     # hole, and the board of 44 reads exactly; taken for a tile, it read 0-4-4 and turned a true
