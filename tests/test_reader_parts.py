@@ -27,6 +27,7 @@ from vision.backs import (
     unlike_any_number,
 )
 from vision.crops import corner_crops, greyed
+from vision.decode import UNSURE_BELOW
 from vision.find import (
     ZOOM_TO_SIDE,
     FirstLook,
@@ -699,7 +700,7 @@ def _bare_corner(none: float = 0.8, zero: float = 0.18) -> np.ndarray:
 
 def _tile_read(cell, numbers, confidences) -> ReadTile:
     corners = np.array([[0.0, 0.0], [40.0, 0.0], [20.0, 34.6]])
-    return ReadTile(cell, corners, numbers, confidences, True, min(confidences) < 0.9)
+    return ReadTile(cell, corners, numbers, confidences, True, min(confidences) < UNSURE_BELOW)
 
 
 def test_a_pip_tile_read_unsurely_for_its_bare_corners_is_read_with_them_as_0s():

@@ -92,10 +92,10 @@ ONE_TILE_SIZE = 1.6  # an outline within this factor of a cell's side is one til
 READ_LOOSE_AT_LEAST = 0.5  # a loose tile whose least sure number is read less surely than this is unread
 # A pip set's 0 is a bare corner. Where the board's corners decoded 0 read "no number" at least
 # this often, the set's zeros show bare, and a tile read unsurely for a bare corner is read again
-# with it as 0, provided every corner reads bare (0 or "no number", together this surely) ...
+# with it as 0, provided every corner reads bare (0 or "no number", together this surely) or one
+# number as surely as the decoder calls sure (``UNSURE_BELOW``), one of them a mark (1 and up).
 BARE_ZEROS_SHOWN = 2
 BARE_AT_LEAST = 0.95
-SURE_NUMBER = 0.9  # ... or one number this surely, one of them a mark (1 and up)
 BOARD_AT_LEAST = 2  # tiles joined in the lattice that make a board; fewer are read as loose tiles
 # More face-up triangles joined than the large set has tiles, or far more outlines than any table
 # shows (studio photos: 402 at most, specks of busy cloths with the tiles), are a cloth printed
@@ -775,8 +775,10 @@ def _blur_named(
         blur = blur_over(image, outlines_of(tiles))
         return blur if out_of_focus(blur, sight.photo_tile_side) else None
     found = np.array([*sight.unread, *face_down], np.float64).reshape(-1, 3, 2)
+    if not len(found):
+        return None
     blur = blur_over(image, found)
-    return blur if len(found) and out_of_focus(blur, median_side(found), BLURRED_ABOVE_UNREAD) else None
+    return blur if out_of_focus(blur, median_side(found), BLURRED_ABOVE_UNREAD) else None
 
 
 def _advice(sight: _Sight, noise: float, blur: float | None) -> list[str]:
@@ -1080,10 +1082,9 @@ def _unsure_for_bare_corners(tiles: Sequence[ReadTile], probabilities: np.ndarra
     and one a mark: a pip tile whose bare 0 the classifier took for "no number", which the
     decoder spreads over every number (an unreadable corner). A loose one then goes unread; a
     board tile's 0 with no neighbour at its point is flagged."""
-    numbers = probabilities[:, :, :NO_NUMBER]
-    sure = numbers.max(2) >= SURE_NUMBER
+    sure = probabilities[:, :, :NO_NUMBER].max(2) >= UNSURE_BELOW
     bare = probabilities[:, :, 0] + probabilities[:, :, NO_NUMBER] >= BARE_AT_LEAST
-    marked = probabilities[:, :, 1:NO_NUMBER].max(2) >= SURE_NUMBER
+    marked = probabilities[:, :, 1:NO_NUMBER].max(2) >= UNSURE_BELOW
     unsure = np.array([t.ambiguous for t in tiles], bool)
     return unsure & (sure | bare).all(1) & (bare & ~sure).any(1) & marked.any(1)
 
