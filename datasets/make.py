@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -122,7 +122,7 @@ def make_image(job: RenderJob, out: Path) -> str:
     return name
 
 
-def run_jobs(function, jobs: Sequence, *args, workers: int | None = None) -> Iterator:
+def run_jobs(function: Callable, jobs: Sequence, *args, workers: int | None = None) -> Iterator:
     """Results of ``function(job, *args)`` in job order, spread over worker processes."""
     workers = workers or min(len(jobs), os.cpu_count() or 1)
     if workers <= 1:
@@ -269,7 +269,7 @@ DATA = Path("data")
 def load_crops(
     split: str,
     images: int,
-    report=None,
+    report: Callable | None = None,
     large_set: float = LARGE_SET_SHARE,
     other_editions: float = 0.0,
     warmth: float = 0.0,

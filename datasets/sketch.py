@@ -24,6 +24,8 @@ import numpy as np
 from engine.lattice import cell_corners, point_xy
 from engine.simulate import random_board
 
+Colour = tuple[int, int, int]  # BGR
+
 WIDTH, HEIGHT = 1280, 960
 DRAWN_SIDE = 240  # tiles are drawn this large, then shrunk into the photo
 DRAWN_HEIGHT = DRAWN_SIDE * math.sqrt(3) / 2
@@ -62,7 +64,13 @@ DOT_COLOURS = {
 }
 
 
-def draw_tile(numbers: tuple[int, int, int] | None, face, ink, font: int, rng: np.random.Generator) -> np.ndarray:
+def draw_tile(
+    numbers: tuple[int, int, int] | None,
+    face: Colour,
+    ink: Colour | dict[int, Colour] | None,
+    font: int,
+    rng: np.random.Generator,
+) -> np.ndarray:
     """A tile drawn pointing up, its numbers at apex, bottom right, bottom left (clockwise),
     each number's top toward the centre; ``numbers`` None draws a blank back. ``ink``: one
     colour, a colour for each value, or None for a wooden tile with painted dots."""

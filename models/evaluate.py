@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -40,7 +41,9 @@ def blank_pip_misreads(predicted: np.ndarray, labels: np.ndarray, styles: np.nda
     return int((swapped & np.isin(styles, pip_styles)).sum())
 
 
-def evaluate(model: str | Path, images: int, report=None, other_editions: float = 0.0, warmth: float = 0.0) -> dict:
+def evaluate(
+    model: str | Path, images: int, report: Callable | None = None, other_editions: float = 0.0, warmth: float = 0.0
+) -> dict:
     classifier = CornerClassifier(model)  # first: a missing model fails before the crops are rendered
     data = load_crops("test", images, report, other_editions=other_editions, warmth=warmth)
     probabilities = np.concatenate(
@@ -59,7 +62,7 @@ def main(
     model: str | Path,
     images: int,
     confusion_png: str | None = None,
-    report=None,
+    report: Callable | None = None,
     other_editions: float = 0.0,
     warmth: float = 0.0,
 ) -> None:

@@ -10,6 +10,7 @@ partly hidden (under a hand) are left out.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -62,7 +63,7 @@ def on_a_tile(outlines: np.ndarray, tiles: np.ndarray) -> np.ndarray:
     return _centres_apart(tiles, outlines)[1].any(0)
 
 
-def evaluate(model: str | Path, images: int, report=None, warmth: float = 0.0) -> dict:
+def evaluate(model: str | Path, images: int, report: Callable | None = None, warmth: float = 0.0) -> dict:
     finder = TileFinder(model)  # first: a missing model fails before the photos are rendered
     jobs = [RenderJob(FIRST_SEED + k, warmth=warmth) for k in range(images)]
     photos = run_jobs(finder_photo, jobs)
@@ -90,7 +91,7 @@ def _share(tally: np.ndarray) -> str:
     return f"{found / tiles:.1%} / {whole / tiles:.1%} ({tiles})" if tiles else "-"
 
 
-def main(model: str | Path, images: int, report=None, warmth: float = 0.0) -> None:
+def main(model: str | Path, images: int, report: Callable | None = None, warmth: float = 0.0) -> None:
     figures = evaluate(model, images, report, warmth)
     counts = figures["counts"]
     light = f", light the camera did not balance (warmth {warmth:+g})" if warmth else ""

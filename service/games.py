@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -30,6 +31,10 @@ from engine.rules import described, game_rules
 from engine.svg import board_svg
 from engine.tiles import STANDARD_MAX
 from service.live import GameRecord, LiveSettings, LiveTable, TableView, Verdict
+
+if TYPE_CHECKING:  # for annotations: the reader and its models load with the first frame read
+    from vision.reader import Reader
+    from vision.records import Reading
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -304,7 +309,12 @@ class GameSession:
         )
 
     def look_at_photo(
-        self, reader, pixels, now: float, opener: int = 0, heard: Callable[[dict], None] | None = None
+        self,
+        reader: Reader,
+        pixels: np.ndarray,
+        now: float,
+        opener: int = 0,
+        heard: Callable[[dict], None] | None = None,
     ) -> list[dict]:
         """The answers to a photo of the table at rest (one a turn): ``look`` at it as it comes,
         and again each time it commits a tile, as the next frames of a still table would be. Two
@@ -318,7 +328,7 @@ class GameSession:
                 heard(answers[-1])
         return answers
 
-    def look(self, reader, pixels, now: float, opener: int = 0, still: bool = False) -> dict:
+    def look(self, reader: Reader, pixels: np.ndarray, now: float, opener: int = 0, still: bool = False) -> dict:
         """Read one frame (unless the picture is moving, or unchanged since the last verdict) and
         let the game see it: the answer a page needs to draw, with the placement committed from
         it, if any. The reading runs outside the game's lock; the game is only touched under it.
@@ -370,7 +380,7 @@ def _as_text(cell: str) -> str:
     return "'" + cell if cell[:1] in ("=", "+", "-", "@", "\t", "\r") else cell
 
 
-def view_of(reading) -> TableView:
+def view_of(reading: Reading) -> TableView:
     """The live table's view of a reading: joined tiles, and the numbers of the loose face-up
     tiles, with where the joined and the unread tiles lie. Loose tiles matter only as the
     round's opening tile, which no neighbour confirms and on which the whole game is built, so

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -27,6 +28,9 @@ from engine.rules import Rules
 from engine.tiles import Corners, canonical
 from service.games import GameSession, GameStore, UnknownGame
 from vision.image_io import load_image
+
+if TYPE_CHECKING:  # for annotations: the reader and its models load where a game is played
+    from vision.reader import Reader
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp"}
 
@@ -98,7 +102,7 @@ def _without_frame(event: dict) -> dict:
 
 def play(
     session: GameSession,
-    reader,
+    reader: Reader,
     source: Iterator[Frame],
     told: Sequence[dict] = (),
     opener: int = 0,

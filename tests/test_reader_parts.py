@@ -37,6 +37,7 @@ from vision.find import (
     clockwise,
     edge_lengths,
     outlines_from_cores,
+    pixels_of,
     split_merged,
     triangularity,
 )
@@ -84,6 +85,25 @@ def test_cores_give_back_their_triangles():
         assert max(errors) < 0.08 * side + 3
         (ax, ay), (bx, by), (cx, cy) = match
         assert (bx - ax) * (cy - ay) - (by - ay) * (cx - ax) > 0
+
+
+def test_clockwise_orders_a_stack_of_triangles_each_as_it_orders_one():
+    rng = np.random.default_rng(1)
+    triangles = rng.uniform(0, 100, (50, 3, 2))
+    stacked = clockwise(triangles)
+    for triangle, ordered in zip(triangles, stacked):
+        assert np.array_equal(clockwise(triangle), ordered)
+        (ax, ay), (bx, by), (cx, cy) = ordered
+        assert (bx - ax) * (cy - ay) - (by - ay) * (cx - ax) > 0
+        assert np.array_equal(ordered, triangle) or np.array_equal(ordered, triangle[::-1])
+    assert clockwise(np.zeros((0, 3, 2))).shape == (0, 3, 2)
+
+
+def test_pixels_of_a_mask_come_row_by_row_as_numpy_lists_them():
+    mask = np.random.default_rng(2).random((37, 53)) > 0.8
+    ys, xs = np.nonzero(mask)
+    assert np.array_equal(pixels_of(mask), np.column_stack([xs, ys]))
+    assert pixels_of(np.zeros((5, 5), bool)).shape == (0, 2)
 
 
 def test_tiny_specks_are_not_tiles():
