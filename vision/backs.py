@@ -32,9 +32,14 @@ SURE_CORE_ALONE = 0.9  # with no tile read to go by, a back is an outline the fi
 SAME_TILE_OVERLAP = 0.1  # outlines (backs, unread) sharing this much of the smaller's area are one tile
 
 
+def reads_as_none(probabilities: np.ndarray) -> np.ndarray:
+    """(N,) how surely each tile's corners read "no number", on average over its three."""
+    return probabilities[:, :, NO_NUMBER].mean(1)
+
+
 def unlike_any_number(probabilities: np.ndarray) -> np.ndarray:
     """Tiles whose corners look unlike any number (a printed back, a hand over the board)."""
-    return 1 - probabilities[:, :, NO_NUMBER].mean(1) < FACE_DOWN_BELOW
+    return 1 - reads_as_none(probabilities) < FACE_DOWN_BELOW
 
 
 def blank_apart(probabilities: np.ndarray, cells: list[Cell | None], unlike_numbers: np.ndarray) -> np.ndarray:
@@ -78,8 +83,7 @@ def holes_in_the_board(
     point they share. The 0-0-0 itself shows the set's face, and a tile that reads as numbers
     is kept whatever its middle shows (glare, a shadow, a hand)."""
     on_board = np.array([cell is not None for cell in cells], bool) & ~unlike_numbers
-    reads_none = probabilities[:, :, NO_NUMBER].mean(1) > HOLE_READS_NONE
-    holes = (shows_no_mark(probabilities) | reads_none) & on_board & ~blank_apart
+    holes = (shows_no_mark(probabilities) | (reads_as_none(probabilities) > HOLE_READS_NONE)) & on_board & ~blank_apart
     if holes.any():
         holes[holes] = ~faced_like_the_board(triangles[holes], triangles[on_board & ~holes], image)
     return holes
