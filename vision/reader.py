@@ -710,14 +710,24 @@ class Reader:
         taken = set(cells)
         missed = [cell for cell in expected if cell not in taken]
         if not missed or fit.homography is None:
-            return [], np.zeros((0, 3, 2)), np.zeros((0, 3, NO_NUMBER + 1), np.float32)
+            return _no_cells()
         triangles = fit.triangles(missed)
         seen = np.nonzero(_in_view(triangles, image))[0]
         probabilities = self.corner_probabilities(image, triangles[seen], grey)
         shows = _shows(probabilities, [expected[missed[k]] for k in seen])
         return [missed[k] for k in seen[shows]], triangles[seen[shows]], probabilities[shows]
 
-    def _completed(self, image, fit, cells, ordered, probabilities, outlines, first_look, grey):
+    def _completed(
+        self,
+        image: np.ndarray,
+        fit: LatticeFit,
+        cells: list[Cell | None],
+        ordered: np.ndarray,
+        probabilities: np.ndarray,
+        outlines: np.ndarray,
+        first_look: FirstLook,
+        grey: bool,
+    ) -> tuple[list[Cell | None], np.ndarray, np.ndarray, np.ndarray]:
         """The board's cells, corners, probabilities and outlines with the tiles ``_complete``
         finds beside it, in up to ``COMPLETION_ROUNDS`` passes."""
         for _ in range(COMPLETION_ROUNDS):
@@ -732,7 +742,15 @@ class Reader:
             outlines = np.concatenate([outlines, found_corners])
         return cells, ordered, probabilities, outlines
 
-    def _complete(self, image, fit, cells, outlines, first_look, grey):
+    def _complete(
+        self,
+        image: np.ndarray,
+        fit: LatticeFit,
+        cells: list[Cell | None],
+        outlines: np.ndarray,
+        first_look: FirstLook,
+        grey: bool,
+    ) -> tuple[list[Cell], np.ndarray, np.ndarray]:
         """Tiles the finder missed: empty cells beside the board whose three corners all read as
         numbers; or, for a cell between tiles of the board (``MISSED_ENCLOSED_BY``), where the
         finder marked a tile's core and no corner reads as none: there neighbouring cores run
@@ -747,7 +765,7 @@ class Reader:
         faced = _in_view(triangles, image)
         faced[faced] = faced_like_the_board(triangles[faced], fit.corners[fit.on_board], image)
         if not faced.any():
-            return [], None, None
+            return _no_cells()
         candidates, triangles = [c for c, yes in zip(candidates, faced) if yes], triangles[faced]
         probabilities = self.corner_probabilities(image, triangles, grey)
         none = probabilities[:, :, NO_NUMBER]
@@ -762,6 +780,12 @@ class Reader:
         )
         keep = np.nonzero(reads_numbers | shows_a_core)[0]
         return [candidates[k] for k in keep], triangles[keep], probabilities[keep]
+
+
+def _no_cells() -> tuple[list[Cell], np.ndarray, np.ndarray]:
+    """No cells found, as ``Reader._known_missed`` and ``Reader._complete`` return their finds:
+    cells, corners (N, 3, 2) and corner probabilities (N, 3, 8)."""
+    return [], np.zeros((0, 3, 2)), np.zeros((0, 3, NO_NUMBER + 1), np.float32)
 
 
 def _blur_named(
