@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -161,13 +162,25 @@ def predict_logits(net: nn.Module, crops: torch.Tensor, batch_size: int = 2048) 
 def export(model: nn.Module, out: Path) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     example = torch.zeros(2, 3, CROP_PX, CROP_PX, dtype=torch.uint8)
-    torch.onnx.export(
-        model,
-        (example,),
-        str(out),
-        input_names=["crops"],
-        output_names=["probabilities"],
-        dynamic_axes={"crops": {0: "batch"}, "probabilities": {0: "batch"}},
-        opset_version=17,
-        dynamo=False,
-    )
+    onnx_export(model, example, out, "crops", "probabilities", {0: "batch"})
+
+
+def onnx_export(
+    net: nn.Module, example: torch.Tensor, out: Path, input_name: str, output_name: str, dynamic: dict
+) -> None:
+    """``net`` written to ``out`` as ONNX (opset 17), its input and output axes ``dynamic``
+    ({axis: name}). With torch's TorchScript exporter, which torch now calls legacy and warns
+    of: its successor needs onnxscript, one more training dependency, and would write other
+    graphs, which the finder's export rearranges node by node (``train_finder.fuse_joins``)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.onnx.export(
+            net,
+            (example,),
+            str(out),
+            input_names=[input_name],
+            output_names=[output_name],
+            dynamic_axes={input_name: dynamic, output_name: dynamic},
+            opset_version=17,
+            dynamo=False,
+        )

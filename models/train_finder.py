@@ -21,6 +21,7 @@ from torch import nn
 from datasets.make import SPLITS, RenderJob, run_jobs
 from models.finder_data import CORE_GROWTH_PHOTOS, VALIDATION_SEEDS, finder_sample
 from models.finder_net import FinderNet
+from models.train import onnx_export
 
 FINDER_SEEDS = SPLITS["train"] + 500_000
 WINDOW = 256
@@ -113,16 +114,7 @@ def export(net: FinderNet, out: Path) -> None:
     net.eval()
     out.parent.mkdir(parents=True, exist_ok=True)
     example = torch.zeros(1, 3, 480, 640, dtype=torch.uint8)
-    torch.onnx.export(
-        net,
-        (example,),
-        str(out),
-        input_names=["image"],
-        output_names=["core"],
-        dynamic_axes={"image": {0: "batch", 2: "height", 3: "width"}, "core": {0: "batch", 2: "height", 3: "width"}},
-        opset_version=17,
-        dynamo=False,
-    )
+    onnx_export(net, example, out, "image", "core", {0: "batch", 2: "height", 3: "width"})
     onnx.save(full_size_as_products(fuse_joins(onnx.load(str(out)))), str(out))
 
 
