@@ -68,6 +68,10 @@ THUMBNAIL = (160, 120)  # a 30-pixel tile of a 1280-pixel frame still covers sev
 CHANGE_LEVEL = 24  # levels a thumbnail pixel (grey, or any colour of a still) must change by to count
 SETTLED = ("in_sync", "covered", "out_of_sync", "round_over")  # verdicts that hold until the table changes
 LEAD = 2  # readings by which a view must outnumber any other, since the picture moved, to hold
+# Readings of a still picture after which, none of its views holding, the players are told that
+# the tiles read differently from frame to frame (rather than that the table is moving): a
+# camera too far, or blur or glare, that they can mend, or a tile to enter by hand.
+DISAGREE_AFTER = 8
 ALONE_FIRST = 2  # readings showing a tile before another new one came, for it to count as placed first
 STEADY_SHARE = 0.75  # a tile has come to stay from the reading on which at least this share of them show it
 # A placement committed from an unsure reading stands until a sure one confirms or corrects it;
@@ -642,7 +646,7 @@ class LiveTable:
             counted = self._one_tile_added_unsurely(state, now)
         if counted is None:
             self._remember_lone_tile(view, state)  # a lone tile read now and then unread never holds
-            return Verdict("settling", "waiting for the table to stay still")
+            return Verdict("settling", self._why_unsettled())
         self.shown = counted
         verdict = self.judge(counted, record)
         if verdict.status == "in_sync":
@@ -652,6 +656,20 @@ class LiveTable:
         else:
             self._reference = None
         return verdict
+
+    def _why_unsettled(self) -> str:
+        """Why a still picture's readings have not held: before ``DISAGREE_AFTER`` readings, they
+        may yet; after, the picture is not moving, so it is the readings that disagree, and
+        saying that the table should stay still would mislead (studio game 2000403: a wooden set
+        at a slant, its blank 0-0-0 read now as a tile and now as a back, so that after its third
+        turn no view held)."""
+        readings = sum(seen.readings for seen in self._seen.values())
+        if readings < DISAGREE_AFTER:
+            return "waiting for the table to stay still"
+        return (
+            f"the table is still, but its tiles read differently from frame to frame ({readings} readings):"
+            " bring the camera closer, or light the table evenly, or enter the tile by hand"
+        )
 
     def _held(self, readings: int, since: float, now: float) -> bool:
         held = now - since + 1e-6  # frame times such as 3 / 5 and 5 / 5 are not exact

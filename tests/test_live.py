@@ -15,7 +15,16 @@ from engine.rules import game_rules, get_rules
 from engine.simulate import random_board
 from engine.tiles import format_corners, rotations, tile_set
 from service.games import GameSession, GameStore
-from service.live import GameRecord, LiveSettings, LiveTable, TableView, changed_pixels, judge_view, thumbnail
+from service.live import (
+    DISAGREE_AFTER,
+    GameRecord,
+    LiveSettings,
+    LiveTable,
+    TableView,
+    changed_pixels,
+    judge_view,
+    thumbnail,
+)
 from vision.noise import noise_level
 from vision.records import Reading, ReadTile
 
@@ -623,6 +632,20 @@ def test_a_view_read_as_often_as_another_never_counts(grown):
     after, before = TableView(grown.moved(CAMERA)), TableView(game.state.board)
     statuses = {table.observe(after if t % 2 else before, GameRecord(game.state, RULES), t).status for t in range(1, 9)}
     assert statuses == {"settling"}
+
+
+def test_a_still_table_whose_readings_keep_disagreeing_is_said_to_be_misread_not_moving(grown):
+    game = game_with(Board(grown.placements[:11]))
+    table = LiveTable(LiveSettings(still_frames=2, still_seconds=0.0))
+    after, before = TableView(grown.moved(CAMERA)), TableView(game.state.board)
+    readings = [after if t % 2 else before for t in range(DISAGREE_AFTER)]
+    verdicts = [table.observe(view, GameRecord(game.state, RULES), t) for t, view in enumerate(readings)]
+    assert {v.status for v in verdicts} == {"settling"}
+    assert all("stay still" in v.message for v in verdicts[:-1])
+    assert "read differently from frame to frame" in verdicts[-1].message and "camera closer" in verdicts[-1].message
+    table.need(np.zeros((60, 80), np.uint8), 10.0)  # the picture moves: its readings start over
+    table.need(np.full((60, 80), 200, np.uint8), 10.1)
+    assert "stay still" in table.observe(after, GameRecord(game.state, RULES), 10.2).message
 
 
 def test_one_new_tile_read_one_way_and_another_is_placed_provisionally(grown):
