@@ -166,7 +166,7 @@ def export(model: nn.Module, out: Path) -> None:
 
 
 def onnx_export(
-    net: nn.Module, example: torch.Tensor, out: Path, input_name: str, output_name: str, dynamic: dict
+    net: nn.Module, example: torch.Tensor, out: Path, input_name: str, output_name: str, dynamic: dict[int, str]
 ) -> None:
     """``net`` written to ``out`` as ONNX (opset 17), its input and output axes ``dynamic``
     ({axis: name}). With torch's TorchScript exporter, which torch now calls legacy and warns
