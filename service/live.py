@@ -661,8 +661,8 @@ class LiveTable:
         """Why a still picture's readings have not held: before ``DISAGREE_AFTER`` readings, they
         may yet; after, the picture is not moving, so it is the readings that disagree, and
         saying that the table should stay still would mislead (studio game 2000403: a wooden set
-        at a slant, its blank 0-0-0 read now as a tile and now as a back, so that after its third
-        turn no view held)."""
+        at a slant, its blank 0-0-0 read now as a tile and now as a back: from its third turn on,
+        a view held once in 24 turns)."""
         readings = sum(seen.readings for seen in self._seen.values())
         if readings < DISAGREE_AFTER:
             return "waiting for the table to stay still"
