@@ -662,9 +662,10 @@ class LiveTable:
         may yet; after, the picture is not moving, so it is the readings that disagree, and
         saying that the table should stay still would mislead (studio game 2000403: a wooden set
         at a slant, its blank 0-0-0 read now as a tile and now as a back: from its third turn on,
-        a view held once in 24 turns)."""
+        a view held once in 24 turns). Readings that all show one view disagree on nothing: they
+        wait for ``still_seconds`` to pass, which a fast reader's first readings may not span."""
         readings = sum(seen.readings for seen in self._seen.values())
-        if readings < DISAGREE_AFTER:
+        if readings < DISAGREE_AFTER or len(self._seen) < 2:
             return "waiting for the table to stay still"
         return (
             f"the table is still, but its tiles read differently from frame to frame ({readings} readings):"

@@ -646,6 +646,10 @@ def test_a_still_table_whose_readings_keep_disagreeing_is_said_to_be_misread_not
     table.need(np.zeros((60, 80), np.uint8), 10.0)  # the picture moves: its readings start over
     table.need(np.full((60, 80), 200, np.uint8), 10.1)
     assert "stay still" in table.observe(after, GameRecord(game.state, RULES), 10.2).message
+    # Readings that agree, quicker than the time a view must span, disagree on nothing.
+    quick = LiveTable(LiveSettings(still_frames=2, still_seconds=1.0))
+    agreeing = [quick.observe(after, GameRecord(game.state, RULES), t / 100) for t in range(DISAGREE_AFTER)]
+    assert all(v.status == "settling" and "stay still" in v.message for v in agreeing)
 
 
 def test_one_new_tile_read_one_way_and_another_is_placed_provisionally(grown):
