@@ -11,6 +11,7 @@ import pytest
 from PIL import Image
 
 import vision.backs as backs_module
+import vision.complete
 import vision.known
 import vision.reader as reader_module
 import vision.sizes as sizes_module
@@ -666,7 +667,7 @@ def test_a_tile_between_board_tiles_whose_outline_the_finder_lost_is_read_from_i
     outlines = reader.finder.find(image)
     dropped = np.delete(outlines, np.argmin(np.linalg.norm(outlines.mean(1) - centre, axis=1)), axis=0)
     monkeypatch.setattr(reader.finder, "look_closer", lambda *args: dropped)
-    monkeypatch.setattr(reader_module, "MISSED_NUMBER_ABOVE", 1.0)
+    monkeypatch.setattr(vision.complete, "MISSED_NUMBER_ABOVE", 1.0)
     row = compare(truth, reader.read(image).to_dict())
     assert (row["missed"], row["extra"], row["wrong_corners"]) == (0, 0, 0)
     monkeypatch.setattr(FirstLook, "core_at", lambda self, triangles: np.zeros(len(triangles)))
@@ -749,7 +750,7 @@ def test_an_empty_cell_beside_the_board_showing_the_table_is_no_missed_tile(read
     reading = reader.read(image)
     extra = compare(truth, reading.to_dict())["extra"]
     assert (9, 0) not in [t.cell for t in reading.tiles]
-    monkeypatch.setattr(reader_module, "faced_like_the_board", lambda loose, board, image: np.ones(len(loose), bool))
+    monkeypatch.setattr(vision.complete, "faced_like_the_board", lambda loose, board, image: np.ones(len(loose), bool))
     reading = reader.read(image)
     assert compare(truth, reading.to_dict())["extra"] == extra + 1
     assert ((9, 0), (0, 4, 2)) in [(t.cell, t.numbers) for t in reading.tiles]

@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.complete
 import vision.reader
 from engine.board import Board, PlacedTile
 from engine.boardfile import board_to_dict
@@ -103,7 +104,7 @@ def test_a_known_tile_the_finder_missed_is_read_where_the_game_has_it(reader, tr
     centre = np.mean([[c["x"], c["y"]] for c in truth["tiles"][3]["corners"]], axis=0)
     missed = int(np.argmin(np.linalg.norm(outlines.mean(1) - centre, axis=1)))
     monkeypatch.setattr(reader.finder, "look_closer", lambda *args: np.delete(outlines, missed, axis=0))
-    monkeypatch.setattr(vision.reader, "COMPLETION_ROUNDS", 0)
+    monkeypatch.setattr(vision.complete, "COMPLETION_ROUNDS", 0)
     assert compare(truth, reader.read(image).to_dict())["missed"] == 1
     row = compare(truth, reader.read(image, known=known_before(truth)).to_dict())
     assert (row["missed"], row["extra"], row["wrong_corners"]) == (0, 0, 0)

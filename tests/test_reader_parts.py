@@ -26,6 +26,7 @@ from vision.backs import (
     lying_face_down,
     unlike_any_number,
 )
+from vision.complete import a_found_tile_across
 from vision.crops import corner_crops, greyed
 from vision.decode import UNSURE_BELOW
 from vision.find import (
@@ -46,7 +47,6 @@ from vision.lattice import LatticeFit, fit_board, fit_lattice
 from vision.reader import (
     DECIDING_CORNERS,
     GREY_FROM_SIDE,
-    _a_found_tile_across,
     _alone_read_loose,
     _bare_read_as_zero,
     _beside_the_board,
@@ -1101,9 +1101,9 @@ def test_a_first_look_gives_the_core_in_the_middle_of_each_triangle():
 
 def test_a_core_across_cells_is_a_found_tile_of_their_size_not_of_several():
     cell = _triangle((100, 100), 40)[None]
-    assert _a_found_tile_across(cell, cell + (8, 5)).tolist() == [True]  # a loose tile lying across
-    assert _a_found_tile_across(cell, _triangle((110, 105), 90)[None]).tolist() == [False]  # cores run together
-    assert _a_found_tile_across(cell, cell + (200, 0)).tolist() == [False]  # elsewhere
+    assert a_found_tile_across(cell, cell + (8, 5)).tolist() == [True]  # a loose tile lying across
+    assert a_found_tile_across(cell, _triangle((110, 105), 90)[None]).tolist() == [False]  # cores run together
+    assert a_found_tile_across(cell, cell + (200, 0)).tolist() == [False]  # elsewhere
 
 
 def test_loose_tiles_read_as_known_ones_join_the_cells_the_game_has_them_in():

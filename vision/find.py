@@ -206,6 +206,18 @@ def inside(points: np.ndarray, triangles: np.ndarray) -> np.ndarray:
     return (cross > 0).all(2) | (cross < 0).all(2)
 
 
+def overlapping(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(A, B) whether each of the (A, 3, 2) triangles overlaps each of the (B, 3, 2): the centre
+    of either lies inside the other."""
+    return inside(a.mean(1), b) | inside(b.mean(1), a).T
+
+
+def in_view(triangles: np.ndarray, image: np.ndarray) -> np.ndarray:
+    """(N,) whether each of the (N, 3, 2) triangles lies wholly inside the photo."""
+    height, width = image.shape[:2]
+    return ((triangles >= 0) & (triangles < (width, height))).all((1, 2))
+
+
 def edge_lengths(outlines: np.ndarray) -> np.ndarray:
     """(N, 3) lengths of each outline's edges, in pixels."""
     return np.linalg.norm(outlines - np.roll(outlines, 1, axis=1), axis=2)

@@ -8,9 +8,10 @@
                                            # and the tile added is scored against it
 
 Stages: find tiles -> fit the lattice (dropping outlines the wrong size for a tile there:
-``vision.sizes``) -> cut corner crops -> classify them in one batch -> complete the board -> set
-face-down tiles apart (``vision.backs``) -> decode with the game's constraints -> validate (and
-score the tile added since an earlier photo: ``vision.added``). A live game's known board is
+``vision.sizes``) -> cut corner crops -> classify them in one batch -> complete the board with
+tiles the finder missed (``vision.complete``) -> set face-down tiles apart (``vision.backs``) ->
+decode with the game's constraints -> validate (and score the tile added since an earlier
+photo: ``vision.added``). A live game's known board is
 placed in the photo's lattice by ``vision.known``. A close-up, whose tiles are too large for the
 finder, is found and read again with the photo shrunk further.
 """
@@ -20,13 +21,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from engine.board import Board, PlacedTile, Violation, edge_components, validate_board
-from engine.lattice import Cell, LatticeMap, cell_corners, edge_neighbours, point_xy
+from engine.lattice import Cell, LatticeMap, cell_corners, point_xy
 from engine.rules import DEFAULT_PRESET, Rules, get_rules
 from engine.scoring import PlacementResult
 from engine.tiles import LARGE_MAX, STANDARD_MAX, tile_set
@@ -53,6 +55,7 @@ from vision.backs import (
     lying_face_down,
     unlike_any_number,
 )
+from vision.complete import MISSED_CORE_ABOVE, completed, no_cells
 from vision.crops import corner_crops, greyed
 from vision.decode import UNSURE_BELOW, decode_in_either_set
 from vision.find import (
@@ -63,8 +66,10 @@ from vision.find import (
     TileFinder,
     closer_view,
     edge_lengths,
+    in_view,
     inside,
     median_side,
+    overlapping,
     seen_scale,
 )
 from vision.focus import BLURRED_ABOVE_UNREAD, blur_over, out_of_focus
@@ -82,13 +87,6 @@ from vision.sizes import (
     sized_like_the_board,
 )
 
-COMPLETION_ROUNDS = 2  # passes looking for missed tiles beside the board
-MISSED_NONE_BELOW = 0.25  # an empty cell beside the board holds a missed tile when no corner reads "none" ...
-MISSED_NUMBER_ABOVE = 0.6  # ... this surely, and every corner reads one number this surely;
-MISSED_ENCLOSED_BY = 2  # or, when it shares edges with this many tiles of the board ...
-MISSED_CORE_ABOVE = 0.5  # ... when the finder marked a core in its middle this surely ...
-MISSED_CORE_NONE_BELOW = 0.5  # ... and no corner reads "none" this surely
-ONE_TILE_SIZE = 1.6  # an outline within this factor of a cell's side is one tile's; larger, several run together
 READ_LOOSE_AT_LEAST = 0.5  # a loose tile whose least sure number is read less surely than this is unread
 # A pip set's 0 is a bare corner. Where the board's corners decoded 0 read "no number" at least
 # this often, the set's zeros show bare, and a tile read unsurely for a bare corner is read again
@@ -406,7 +404,7 @@ class Reader:
         # from every outline the view found (a sliver across a seam beside the board's part
         # that the sight had missed).
         own = sight.outlines
-        apart = ~fit.near_the_board(own.mean(1)) & ~_overlapping(own, found).any(1)
+        apart = ~fit.near_the_board(own.mean(1)) & ~overlapping(own, found).any(1)
         outlines = np.concatenate([found, own[apart]])
         return replace(self._read_outlines(image, outlines, rules, first_look, lap, known), from_above=True)
 
@@ -476,15 +474,16 @@ class Reader:
         probabilities = probabilities.reshape(-1, 3, NO_NUMBER + 1)
         probabilities, aside_probabilities = probabilities[: len(ordered)], probabilities[len(ordered) :]
         lap("classify")
-        cells, ordered, probabilities, outlines = self._completed(
-            image, fit, list(fit.cells), ordered, probabilities, outlines, first_look, grey
+        read_corners = partial(self.corner_probabilities, image, grey=grey)
+        cells, ordered, probabilities, outlines = completed(
+            image, fit, list(fit.cells), ordered, probabilities, outlines, first_look, read_corners
         )
         rejoined = _glued_again(fit, cells, ordered)
         if rejoined is not None:
             fit = rejoined
             probabilities = self.corner_probabilities(image, fit.corners, grey)
-            cells, ordered, probabilities, outlines = self._completed(
-                image, fit, list(fit.cells), fit.corners, probabilities, fit.corners, first_look, grey
+            cells, ordered, probabilities, outlines = completed(
+                image, fit, list(fit.cells), fit.corners, probabilities, fit.corners, first_look, read_corners
             )
         lap("complete")
         unlike_numbers = unlike_any_number(probabilities)
@@ -622,7 +621,7 @@ class Reader:
                     return set()
                 where = np.array([[point_xy(p) for p in cell_corners(t.cell)] for t in new], np.float64)
                 triangles = cv2.perspectiveTransform(where.reshape(-1, 1, 2), homography).reshape(-1, 3, 2)
-            seen = np.nonzero(_in_view(triangles, earlier))[0]
+            seen = np.nonzero(in_view(triangles, earlier))[0]
             if not len(seen):  # every such cell lies outside the earlier photo
                 return set()
             probabilities = self.corner_probabilities(earlier, triangles[seen], grey)
@@ -655,7 +654,7 @@ class Reader:
         tile there."""
         board = [t for t in sight.tiles if t.cell is not None]
         _, beside = sight.fit.frontier(also_taken={t.cell for t in board})
-        beside = beside[_in_view(beside, image)]
+        beside = beside[in_view(beside, image)]
         if not board or not len(beside):
             return sight, None
         only = changed_beside(earlier, image, outlines_of(board), beside)
@@ -668,7 +667,7 @@ class Reader:
             return sight, None
         lap("validate")  # the photos compared; the reading again times its own stages
         own = sight.outlines.reshape(-1, 3, 2)
-        own = own[~_overlapping(own, cell[None])[:, 0]]
+        own = own[~overlapping(own, cell[None])[:, 0]]
         again = self._read_outlines(image, np.concatenate([own, cell[None]]), rules, first_look, lap, known)
         joined = [t for t in again.tiles if t.cell is not None]
         there = np.flatnonzero(inside(cell.mean(0)[None], outlines_of(joined))[0])
@@ -710,82 +709,12 @@ class Reader:
         taken = set(cells)
         missed = [cell for cell in expected if cell not in taken]
         if not missed or fit.homography is None:
-            return _no_cells()
+            return no_cells()
         triangles = fit.triangles(missed)
-        seen = np.nonzero(_in_view(triangles, image))[0]
+        seen = np.nonzero(in_view(triangles, image))[0]
         probabilities = self.corner_probabilities(image, triangles[seen], grey)
         shows = _shows(probabilities, [expected[missed[k]] for k in seen])
         return [missed[k] for k in seen[shows]], triangles[seen[shows]], probabilities[shows]
-
-    def _completed(
-        self,
-        image: np.ndarray,
-        fit: LatticeFit,
-        cells: list[Cell | None],
-        ordered: np.ndarray,
-        probabilities: np.ndarray,
-        outlines: np.ndarray,
-        first_look: FirstLook,
-        grey: bool,
-    ) -> tuple[list[Cell | None], np.ndarray, np.ndarray, np.ndarray]:
-        """The board's cells, corners, probabilities and outlines with the tiles ``_complete``
-        finds beside it, in up to ``COMPLETION_ROUNDS`` passes."""
-        for _ in range(COMPLETION_ROUNDS):
-            found_cells, found_corners, found_probabilities = self._complete(
-                image, fit, cells, outlines, first_look, grey
-            )
-            if not found_cells:
-                break
-            cells = cells + found_cells
-            ordered = np.concatenate([ordered, found_corners])
-            probabilities = np.concatenate([probabilities, found_probabilities])
-            outlines = np.concatenate([outlines, found_corners])
-        return cells, ordered, probabilities, outlines
-
-    def _complete(
-        self,
-        image: np.ndarray,
-        fit: LatticeFit,
-        cells: list[Cell | None],
-        outlines: np.ndarray,
-        first_look: FirstLook,
-        grey: bool,
-    ) -> tuple[list[Cell], np.ndarray, np.ndarray]:
-        """Tiles the finder missed: empty cells beside the board whose three corners all read as
-        numbers; or, for a cell between tiles of the board (``MISSED_ENCLOSED_BY``), where the
-        finder marked a tile's core and no corner reads as none: there neighbouring cores run
-        together and the finder can lose a tile's outline while its core stays (studio game
-        1000061's 20th tile, a blank 0 of a pip set unsure). A hole in the board shows its
-        neighbours' numbers at its corners but no core. Either way the cell's middle must show
-        a face the board's colour (``faced_like_the_board``), not the table. Returns their
-        cells, corners (cell order) and corner probabilities."""
-        taken = {c for c in cells if c is not None}
-        candidates, triangles = fit.frontier(also_taken=taken)
-        # Only cells in view whose middle shows a face are read: most show the table.
-        faced = _in_view(triangles, image)
-        faced[faced] = faced_like_the_board(triangles[faced], fit.corners[fit.on_board], image)
-        if not faced.any():
-            return _no_cells()
-        candidates, triangles = [c for c, yes in zip(candidates, faced) if yes], triangles[faced]
-        probabilities = self.corner_probabilities(image, triangles, grey)
-        none = probabilities[:, :, NO_NUMBER]
-        sure_numbers = probabilities[:, :, :NO_NUMBER].max(2) > MISSED_NUMBER_ABOVE
-        reads_numbers = ((none < MISSED_NONE_BELOW) & sure_numbers).all(1)
-        enclosed = np.array([sum(n in taken for n in edge_neighbours(c)) >= MISSED_ENCLOSED_BY for c in candidates])
-        shows_a_core = (
-            enclosed
-            & (first_look.core_at(triangles) > MISSED_CORE_ABOVE)
-            & (none < MISSED_CORE_NONE_BELOW).all(1)
-            & ~_a_found_tile_across(triangles, outlines)
-        )
-        keep = np.nonzero(reads_numbers | shows_a_core)[0]
-        return [candidates[k] for k in keep], triangles[keep], probabilities[keep]
-
-
-def _no_cells() -> tuple[list[Cell], np.ndarray, np.ndarray]:
-    """No cells found, as ``Reader._known_missed`` and ``Reader._complete`` return their finds:
-    cells, corners (N, 3, 2) and corner probabilities (N, 3, 8)."""
-    return [], np.zeros((0, 3, 2)), np.zeros((0, 3, NO_NUMBER + 1), np.float32)
 
 
 def _blur_named(
@@ -927,7 +856,7 @@ def read_colour_or_grey(classifier: CornerClassifier, crops: np.ndarray, tile_si
 
 def _glued_again(fit: LatticeFit, cells: list[Cell | None], corners: np.ndarray) -> LatticeFit | None:
     """The lattice fitted again to the tiles read so far (``corners``: the board's and those
-    ``_complete`` found beside it in cell order, loose outlines as found), when that joins more
+    ``completed`` found beside it in cell order, loose outlines as found), when that joins more
     of them into the board: tiles found beside the board can bridge the gap that missed tiles
     left between it and a part that glued apart (studio test photo 2000200: three tiles beyond
     two missed ones, which the plane of the steep board's six other tiles did not put on their
@@ -944,20 +873,6 @@ def _best_look(sights: Sequence[_Sight]) -> _Sight:
     that shows the tiles at the size the finder outlines best (``seen_at_ease``: a corner cut
     from a rough outline of a large tile can be misread), then the first."""
     return max(sights, key=lambda s: (s.found, s.seen_at_ease))
-
-
-def _a_found_tile_across(cells: np.ndarray, outlines: np.ndarray) -> np.ndarray:
-    """(N,) whether each of the (N, 3, 2) cells overlaps an outline found of about its size
-    (``ONE_TILE_SIZE``): a loose tile lying across cells beside the board, whose core is no
-    missed tile. A larger outline is the finder's cores of several tiles run together."""
-    ratio = edge_lengths(outlines).mean(1)[None] / edge_lengths(cells).mean(1)[:, None]
-    return (_overlapping(cells, outlines) & (np.abs(np.log(ratio)) < np.log(ONE_TILE_SIZE))).any(1)
-
-
-def _overlapping(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(A, B) whether each of the (A, 3, 2) triangles overlaps each of the (B, 3, 2): the centre
-    of either lies inside the other."""
-    return inside(a.mean(1), b) | inside(b.mean(1), a).T
 
 
 def _looks_small(shape: tuple[int, ...], first: _Sight, first_look: FirstLook) -> bool:
@@ -1007,12 +922,6 @@ def _all_but_the_one_changed(
     (``changed_alone``): those lay there already. Empty where no one cell changed alone."""
     alone = changed_alone(earlier, image, np.array([corners_at[p.cell] for p in new], np.float64))
     return set() if alone is None else {p.cell for k, p in enumerate(new) if k != alone}
-
-
-def _in_view(triangles: np.ndarray, image: np.ndarray) -> np.ndarray:
-    """(N,) whether each of the (N, 3, 2) triangles lies wholly inside the photo."""
-    height, width = image.shape[:2]
-    return ((triangles >= 0) & (triangles < (width, height))).all((1, 2))
 
 
 def read_numbers(
