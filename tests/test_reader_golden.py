@@ -13,6 +13,7 @@ from PIL import Image
 import vision.backs as backs_module
 import vision.complete
 import vision.known
+import vision.loose
 import vision.reader as reader_module
 import vision.sizes as sizes_module
 from engine.lattice import edge_neighbours
@@ -517,7 +518,7 @@ def test_a_back_left_alone_in_the_lattice_is_read_as_a_loose_tile(reader, monkey
     row = compare(truth, reading.to_dict())
     assert (row["tiles"], row["extra"], reading.tiles) == (0, 0, ())
     assert (row["face_down"], row["face_down_found"], row["face_down_extra"]) == (8, 8, 0)
-    monkeypatch.setattr(reader_module, "BOARD_AT_LEAST", 1)  # a lone tile in the lattice a board, as before
+    monkeypatch.setattr(vision.loose, "BOARD_AT_LEAST", 1)  # a lone tile in the lattice a board, as before
     (alone,) = reader.read(image).tiles
     assert alone.cell is not None and alone.ambiguous
 
@@ -700,7 +701,7 @@ def test_a_print_on_the_cloth_the_colour_of_no_face_is_no_loose_tile(reader, mon
     row = compare(truth, reading.to_dict())
     assert (row["tiles"], row["found"], row["extra"], row["wrong_corners"], row["misplaced"]) == (17, 17, 0, 0, 0)
     assert (5, 5, 5) not in [t.numbers for t in reading.tiles if t.cell is None]
-    monkeypatch.setattr(reader_module, "faced_like_the_board", lambda loose, board, image: np.ones(len(loose), bool))
+    monkeypatch.setattr(vision.loose, "faced_like_the_board", lambda loose, board, image: np.ones(len(loose), bool))
     reading = reader.read(image)
     assert compare(truth, reading.to_dict())["extra"] == 1
     assert (5, 5, 5) in [t.numbers for t in reading.tiles if t.cell is None]

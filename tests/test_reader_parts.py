@@ -44,14 +44,12 @@ from vision.find import (
 )
 from vision.known import any_tile_added, placed_as_known
 from vision.lattice import LatticeFit, fit_board, fit_lattice
+from vision.loose import alone_read_loose, beside_the_board, numbers_reported
 from vision.reader import (
     DECIDING_CORNERS,
     GREY_FROM_SIDE,
-    _alone_read_loose,
     _bare_read_as_zero,
-    _beside_the_board,
     _best_look,
-    _readable,
     _Sight,
     _unsure_for_bare_corners,
     _zeros_show_bare,
@@ -706,9 +704,9 @@ def test_a_loose_tile_read_unsurely_is_left_unread_but_a_board_tile_never_is():
         corners = np.array([[0.0, 0.0], [40.0, 0.0], [20.0, 34.6]])
         return ReadTile(cell, corners, (1, 2, 3), (0.99, 0.97, weakest), True, weakest < 0.9)
 
-    assert _readable(tile(None, 0.6))
-    assert not _readable(tile(None, 0.3))
-    assert _readable(tile((0, 0), 0.3))
+    assert numbers_reported(tile(None, 0.6))
+    assert not numbers_reported(tile(None, 0.3))
+    assert numbers_reported(tile((0, 0), 0.3))
 
 
 def _bare_corner(none: float = 0.8, zero: float = 0.18) -> np.ndarray:
@@ -771,11 +769,11 @@ def test_a_tile_alone_in_the_lattice_is_a_loose_one_but_two_joined_are_a_board()
         corners = np.array([[0.0, 0.0], [40.0, 0.0], [20.0, 34.6]])
         return ReadTile(cell, corners, (1, 2, 1), (0.48, 0.48, 0.19), True, True)
 
-    alone, loose = _alone_read_loose([tile((0, 0)), tile(None)])
+    alone, loose = alone_read_loose([tile((0, 0)), tile(None)])
     assert (alone.cell, loose.cell) == (None, None)
-    assert not _readable(alone)
+    assert not numbers_reported(alone)
     board = [tile((0, 0)), tile((1, 0)), tile(None)]
-    assert _alone_read_loose(board) is board  # unchanged
+    assert alone_read_loose(board) is board  # unchanged
 
 
 def test_a_loose_tile_centred_inside_a_board_tile_is_a_fragment_of_it():
@@ -784,8 +782,8 @@ def test_a_loose_tile_centred_inside_a_board_tile_is_a_fragment_of_it():
 
     board = [tile((0, 0), (100, 100)), tile((1, 0), (300, 100))]
     fragment, apart = tile(None, (104, 98), side=25.0), tile(None, (200, 300))
-    assert _beside_the_board([*board, fragment, apart]).tolist() == [True, True, False, True]  # [*board, apart]
-    assert _beside_the_board([fragment, apart]).tolist() == [True, True]  # no board: nothing to be a part of
+    assert beside_the_board([*board, fragment, apart]).tolist() == [True, True, False, True]  # [*board, apart]
+    assert beside_the_board([fragment, apart]).tolist() == [True, True]  # no board: nothing to be a part of
 
 
 class _StandInFinder(TileFinder):

@@ -100,7 +100,7 @@ def placed_as_known(
     Every tile of a set is unique, so a loose tile read surely as a known one is that tile,
     lying where the game placed it; the lattice left it loose because it was cut off from the
     rest (an arm over the board, a missed tile between) or its outline came out rough; not one
-    centred inside a board tile, a second outline of that tile (``_beside_the_board``). It joins
+    centred inside a board tile, a second outline of that tile (``vision.loose.beside_the_board``). It joins
     that cell when the cell is free in this reading, the board's plane puts it within
     ``KNOWN_LOOSE_WITHIN`` sides of the tile (a misread tile that happens to read as a known one
     lies elsewhere) and the tiles read beside that cell show its numbers at the corners they

@@ -76,8 +76,9 @@ from vision.focus import BLURRED_ABOVE_UNREAD, blur_over, out_of_focus
 from vision.image_io import as_photo
 from vision.known import KnownBoard, any_tile_added, known_matched, known_placed, placed_as_known
 from vision.lattice import LatticeFit, fit_board
+from vision.loose import alone_read_loose, beside_the_board, loose_faced_like_the_board, numbers_reported
 from vision.noise import noise_level, smoothed, smoothing_for
-from vision.records import Reading, ReadTile, inside_a_board_tile, joined_board, outlines_of
+from vision.records import Reading, ReadTile, joined_board, outlines_of
 from vision.sizes import (
     SIZE_TOLERANCE,
     SIZING_READ_TILES,
@@ -87,14 +88,12 @@ from vision.sizes import (
     sized_like_the_board,
 )
 
-READ_LOOSE_AT_LEAST = 0.5  # a loose tile whose least sure number is read less surely than this is unread
 # A pip set's 0 is a bare corner. Where the board's corners decoded 0 read "no number" at least
 # this often, the set's zeros show bare, and a tile read unsurely for a bare corner is read again
 # with it as 0, provided every corner reads bare (0 or "no number", together this surely) or one
 # number as surely as the decoder calls sure (``UNSURE_BELOW``), one of them a mark (1 and up).
 BARE_ZEROS_SHOWN = 2
 BARE_AT_LEAST = 0.95
-BOARD_AT_LEAST = 2  # tiles joined in the lattice that make a board; fewer are read as loose tiles
 # More face-up triangles joined than the large set has tiles, or far more outlines than any table
 # shows (studio photos: 402 at most, specks of busy cloths with the tiles), are a cloth printed
 # with triangles, not a game: none is read (decoding 2,044 such triangles took 93 seconds and
@@ -508,8 +507,8 @@ class Reader:
                 image, fit, cells, grey, rules, known, bare_as_zero, up_corners, up_cells
             )
         up_probabilities = decoded_probabilities
-        tiles_there = _beside_the_board(read) & _faced_like_the_board(read, image)  # loose ones may be none
-        readable = np.array([_readable(t) for t in read], bool)
+        tiles_there = beside_the_board(read) & loose_faced_like_the_board(read, image)  # loose ones may be none
+        readable = np.array([numbers_reported(t) for t in read], bool)
         tiles = tuple(t for t, there, ok in zip(read, tiles_there, readable) if there and ok)
         unread = tuple(t.corners for t, there, ok in zip(read, tiles_there, readable) if there and not ok)
         read_surely = _read_surely(up_probabilities[tiles_there & readable])
@@ -563,7 +562,7 @@ class Reader:
             read, max_number = read_numbers(probabilities, corners, up_cells, rules)
             expected, hints = known_matched(known, read, up_cells)
         if not expected:  # a known board's tile keeps the cell the game has it in, alone or not
-            return _alone_read_loose(read), max_number, expected, probabilities
+            return alone_read_loose(read), max_number, expected, probabilities
         found_cells, found_corners, found_probabilities = self._known_missed(image, fit, expected, cells, grey)
         up_cells = up_cells + found_cells
         corners = np.concatenate([corners, found_corners])
@@ -687,7 +686,7 @@ class Reader:
         self, previous: Reading, earlier: np.ndarray, image: np.ndarray, tiles: tuple[ReadTile, ...], grey: bool
     ) -> tuple[ReadTile, ...]:
         """The tiles read, with the round's opening tile as the board. A tile lying alone is read
-        as a loose one (``_alone_read_loose``), but where the earlier photo (``earlier``, read as
+        as a loose one (``vision.loose.alone_read_loose``), but where the earlier photo (``earlier``, read as
         ``previous``) showed no tile face up and this one shows one set tile alone, that tile was
         played first: it is the board, at cell (0, 0) (a board of one tile is in a frame of the
         reader's choosing, turned to its first corner), and so the tile added. Unless the earlier
@@ -948,26 +947,6 @@ def read_numbers(
     return tiles, max_number
 
 
-def _beside_the_board(tiles: Sequence[ReadTile]) -> np.ndarray:
-    """(N,) whether each tile read is one: not a loose one centred inside a board tile, a
-    fragment of it found twice over (tiles lie side by side, not on top of each other), whose
-    reading is no tile's."""
-    on_board = np.array([t.cell is not None for t in tiles], bool)
-    return on_board if on_board.all() else on_board | ~inside_a_board_tile(tiles)
-
-
-def _faced_like_the_board(tiles: Sequence[ReadTile], image: np.ndarray) -> np.ndarray:
-    """(N,) whether each tile read is one: not a loose one whose face is not the colour of the
-    board's (``faced_like_the_board``), a print on the table read as a tile."""
-    on_board = np.array([t.cell is not None for t in tiles], bool)
-    if on_board.all():
-        return on_board
-    board = outlines_of([t for t in tiles if t.cell is not None])
-    kept = on_board.copy()
-    kept[~on_board] = faced_like_the_board(outlines_of([t for t in tiles if t.cell is None]), board, image)
-    return kept
-
-
 def _read_surely(probabilities: np.ndarray) -> float:
     """How surely the classifier read a photo's face-up corners, (N, 3, 8) probabilities: the
     mean probability of each corner's likeliest number, "no number" left out (1 where no tile
@@ -986,27 +965,6 @@ def _no_surer_than(tile: ReadTile, confidence: float) -> ReadTile:
     """The tile with no number surer than ``confidence``, flagged where that is under ``UNSURE_BELOW``."""
     confidences = tuple(min(c, confidence) for c in tile.confidences)
     return replace(tile, confidences=confidences, ambiguous=tile.ambiguous or min(confidences) < UNSURE_BELOW)
-
-
-def _alone_read_loose(tiles: list[ReadTile]) -> list[ReadTile]:
-    """The tiles read, with a board of fewer than ``BOARD_AT_LEAST`` tiles read as loose ones. A
-    tile left alone in the lattice, once the outlines joined with it were set apart as backs or
-    holes, has no neighbour to check its numbers, and a tile lying alone is read as a loose one
-    anyway (an outline that joins no other gets no cell). In a pile before the game such a tile
-    is mostly a back whose grain or print read as numbers; loose, it meets the bar for reporting
-    loose tiles (``_readable``)."""
-    if sum(t.cell is not None for t in tiles) >= BOARD_AT_LEAST:
-        return tiles
-    return [replace(t, cell=None) for t in tiles]
-
-
-def _readable(tile: ReadTile) -> bool:
-    """Whether a tile is reported with its numbers. A board tile always is: the lattice vouches
-    that it is a tile, and its neighbours check its numbers. A loose tile read unsurely is more
-    often no tile at all (a triangle printed on the cloth, a back with a grain, a fragment of a
-    tile already found) or one too small to read than a tile read right, so it is reported as
-    an unread outline instead of a tile with guessed numbers."""
-    return tile.cell is not None or tile.confidence >= READ_LOOSE_AT_LEAST
 
 
 def _unsure_for_bare_corners(tiles: Sequence[ReadTile], probabilities: np.ndarray) -> np.ndarray:
