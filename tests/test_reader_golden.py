@@ -11,6 +11,7 @@ import pytest
 from PIL import Image
 
 import vision.backs as backs_module
+import vision.bare
 import vision.complete
 import vision.known
 import vision.loose
@@ -822,7 +823,7 @@ def test_a_loose_pip_tile_whose_bare_zeros_read_as_no_number_is_read(reader, mon
     (loose,) = [tile for tile in reading.tiles if tile.cell is None]
     assert sorted(loose.numbers) == [0, 0, 3] and loose.confidence >= 0.9
     assert reading.unread == ()
-    monkeypatch.setattr(reader_module, "BARE_ZEROS_SHOWN", 10**6)  # never bare, as before
+    monkeypatch.setattr(vision.bare, "BARE_ZEROS_SHOWN", 10**6)  # never bare, as before
     before = reader.read(image)
     assert [tile.cell for tile in before.tiles].count(None) == 0 and len(before.unread) == 1
     assert compare(truth, before.to_dict())["right_unsure"] == 1

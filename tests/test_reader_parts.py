@@ -26,6 +26,7 @@ from vision.backs import (
     lying_face_down,
     unlike_any_number,
 )
+from vision.bare import bare_read_as_zero, unsure_for_bare_corners, zeros_show_bare
 from vision.complete import a_found_tile_across
 from vision.crops import corner_crops, greyed
 from vision.decode import UNSURE_BELOW
@@ -48,11 +49,8 @@ from vision.loose import alone_read_loose, beside_the_board, numbers_reported
 from vision.reader import (
     DECIDING_CORNERS,
     GREY_FROM_SIDE,
-    _bare_read_as_zero,
     _best_look,
     _Sight,
-    _unsure_for_bare_corners,
-    _zeros_show_bare,
     read_colour_or_grey,
     seen_small,
 )
@@ -735,11 +733,11 @@ def test_a_pip_tile_read_unsurely_for_its_bare_corners_is_read_with_them_as_0s()
     }
     tiles = [_tile_read(cell, (3, 0, 0), confidences) for cell, confidences, _, _ in cases.values()]
     probabilities = np.array([corners for _, _, corners, _ in cases.values()])
-    found = _unsure_for_bare_corners(tiles, probabilities)
+    found = unsure_for_bare_corners(tiles, probabilities)
     assert dict(zip(cases, found.tolist())) == {name: wanted for name, (*_, wanted) in cases.items()}
 
     before = probabilities.copy()
-    as_zero = _bare_read_as_zero(probabilities, found)
+    as_zero = bare_read_as_zero(probabilities, found)
     np.testing.assert_array_equal(probabilities, before)  # not modified
     assert as_zero[0, 1:, 0] == pytest.approx(0.98) and (as_zero[0, :, NO_NUMBER] == 0).all()
     np.testing.assert_array_equal(as_zero[~found], before[~found])
@@ -753,7 +751,7 @@ def test_a_set_shows_bare_zeros_where_the_boards_zeros_read_no_number_twice():
 
     def shows(*tiles) -> bool:
         read = [_tile_read(cell, (0, 0, 4), (0.99, 0.99, 0.99)) for cell, _ in tiles]
-        return _zeros_show_bare(read, np.array([p for _, p in tiles]).reshape(-1, 3, NO_NUMBER + 1))
+        return zeros_show_bare(read, np.array([p for _, p in tiles]).reshape(-1, 3, NO_NUMBER + 1))
 
     assert shows(((0, 0), bare_once), ((1, 0), bare_once))
     assert shows(((0, 0), bare_twice))

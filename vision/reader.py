@@ -55,6 +55,7 @@ from vision.backs import (
     lying_face_down,
     unlike_any_number,
 )
+from vision.bare import bare_read_as_zero, unsure_for_bare_corners, zeros_show_bare
 from vision.complete import MISSED_CORE_ABOVE, completed, no_cells
 from vision.crops import corner_crops, greyed
 from vision.decode import UNSURE_BELOW, decode_in_either_set
@@ -88,12 +89,6 @@ from vision.sizes import (
     sized_like_the_board,
 )
 
-# A pip set's 0 is a bare corner. Where the board's corners decoded 0 read "no number" at least
-# this often, the set's zeros show bare, and a tile read unsurely for a bare corner is read again
-# with it as 0, provided every corner reads bare (0 or "no number", together this surely) or one
-# number as surely as the decoder calls sure (``UNSURE_BELOW``), one of them a mark (1 and up).
-BARE_ZEROS_SHOWN = 2
-BARE_AT_LEAST = 0.95
 # More face-up triangles joined than the large set has tiles, or far more outlines than any table
 # shows (studio photos: 402 at most, specks of busy cloths with the tiles), are a cloth printed
 # with triangles, not a game: none is read (decoding 2,044 such triangles took 93 seconds and
@@ -480,7 +475,7 @@ class Reader:
         rejoined = _glued_again(fit, cells, ordered)
         if rejoined is not None:
             fit = rejoined
-            probabilities = self.corner_probabilities(image, fit.corners, grey)
+            probabilities = read_corners(fit.corners)
             cells, ordered, probabilities, outlines = completed(
                 image, fit, list(fit.cells), fit.corners, probabilities, fit.corners, first_look, read_corners
             )
@@ -500,18 +495,18 @@ class Reader:
         read, max_number, expected, decoded_probabilities = self._decoded(
             image, fit, cells, grey, rules, known, up_probabilities, up_corners, up_cells
         )
-        unsure_bare = _unsure_for_bare_corners(read[: len(up_cells)], up_probabilities)
-        if unsure_bare.any() and _zeros_show_bare(read, decoded_probabilities):
-            bare_as_zero = _bare_read_as_zero(up_probabilities, unsure_bare)
+        unsure_bare = unsure_for_bare_corners(read[: len(up_cells)], up_probabilities)
+        if unsure_bare.any() and zeros_show_bare(read, decoded_probabilities):
+            bare_as_zero = bare_read_as_zero(up_probabilities, unsure_bare)
             read, max_number, expected, decoded_probabilities = self._decoded(
                 image, fit, cells, grey, rules, known, bare_as_zero, up_corners, up_cells
             )
         up_probabilities = decoded_probabilities
         tiles_there = beside_the_board(read) & loose_faced_like_the_board(read, image)  # loose ones may be none
-        readable = np.array([numbers_reported(t) for t in read], bool)
-        tiles = tuple(t for t, there, ok in zip(read, tiles_there, readable) if there and ok)
-        unread = tuple(t.corners for t, there, ok in zip(read, tiles_there, readable) if there and not ok)
-        read_surely = _read_surely(up_probabilities[tiles_there & readable])
+        with_numbers = np.array([numbers_reported(t) for t in read], bool)
+        tiles = tuple(t for t, there, ok in zip(read, tiles_there, with_numbers) if there and ok)
+        unread = tuple(t.corners for t, there, ok in zip(read, tiles_there, with_numbers) if there and not ok)
+        read_surely = _read_surely(up_probabilities[tiles_there & with_numbers])
         if read_surely < HARD_TO_READ_BELOW:  # a known board's tiles read as the game has them stay sure
             tiles = tuple(t if expected.get(t.cell) == t.numbers else _no_surer_than(t, read_surely) for t in tiles)
         read_outlines = outlines_of(tiles)
@@ -965,37 +960,6 @@ def _no_surer_than(tile: ReadTile, confidence: float) -> ReadTile:
     """The tile with no number surer than ``confidence``, flagged where that is under ``UNSURE_BELOW``."""
     confidences = tuple(min(c, confidence) for c in tile.confidences)
     return replace(tile, confidences=confidences, ambiguous=tile.ambiguous or min(confidences) < UNSURE_BELOW)
-
-
-def _unsure_for_bare_corners(tiles: Sequence[ReadTile], probabilities: np.ndarray) -> np.ndarray:
-    """(N,) tiles read with a number flagged unsure whose (N, 3, 8) corners each read either one
-    number surely or bare (0 or "no number"), at least one of them bare and not surely a number
-    and one a mark: a pip tile whose bare 0 the classifier took for "no number", which the
-    decoder spreads over every number (an unreadable corner). A loose one then goes unread; a
-    board tile's 0 with no neighbour at its point is flagged."""
-    sure = probabilities[:, :, :NO_NUMBER].max(2) >= UNSURE_BELOW
-    bare = probabilities[:, :, 0] + probabilities[:, :, NO_NUMBER] >= BARE_AT_LEAST
-    marked = probabilities[:, :, 1:NO_NUMBER].max(2) >= UNSURE_BELOW
-    unsure = np.array([t.ambiguous for t in tiles], bool)
-    return unsure & (sure | bare).all(1) & (bare & ~sure).any(1) & marked.any(1)
-
-
-def _zeros_show_bare(tiles: Sequence[ReadTile], probabilities: np.ndarray) -> bool:
-    """Whether the set's zeros show as bare corners (a pip set's): the board's corners that decode
-    to 0, settled by their neighbours, read "no number" more surely than 0 ``BARE_ZEROS_SHOWN``
-    times or more. A printed 0 reads as 0, and "no number" there is a hand or glare."""
-    on_board = np.array([t.cell is not None for t in tiles], bool)
-    zeros = np.array([t.numbers for t in tiles]).reshape(-1, 3) == 0
-    bare = probabilities[:, :, NO_NUMBER] > probabilities[:, :, 0]
-    return int((zeros & bare)[on_board].sum()) >= BARE_ZEROS_SHOWN
-
-
-def _bare_read_as_zero(probabilities: np.ndarray, which: np.ndarray) -> np.ndarray:
-    """The (N, 3, 8) probabilities with "no number" read as 0 at the tiles of the (N,) mask ``which``."""
-    probabilities = probabilities.copy()
-    probabilities[which, :, 0] += probabilities[which, :, NO_NUMBER]
-    probabilities[which, :, NO_NUMBER] = 0
-    return probabilities
 
 
 def _backs_from_farther(chosen: _Sight, later_looks: list[_Sight]) -> tuple[np.ndarray, ...]:
