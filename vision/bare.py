@@ -2,12 +2,8 @@
 often reads as "no number" (a blank back, a crop off the tile). The decoder spreads "no number"
 over every number, as on an unreadable corner, so such a tile reads unsurely: a loose one goes
 unread, and a board tile's 0 that no neighbour shares is flagged. Where the board shows that the
-set's zeros are bare, such a tile is read again with its bare corners as 0s.
-
-Where the board's corners decoded 0 read "no number" at least ``BARE_ZEROS_SHOWN`` times, the
-set's zeros show bare, and a tile read unsurely for a bare corner is read again with it as 0,
-provided every corner reads bare (0 or "no number", together ``BARE_AT_LEAST`` surely) or one
-number as surely as the decoder calls sure (``UNSURE_BELOW``), one of them a mark (1 and up).
+set's zeros are bare (``zeros_show_bare``), such a tile (``unsure_for_bare_corners``) is read
+again with its bare corners as 0s (``bare_read_as_zero``).
 """
 
 from __future__ import annotations
@@ -20,8 +16,8 @@ from models.classes import NO_NUMBER
 from vision.decode import UNSURE_BELOW
 from vision.records import ReadTile
 
-BARE_ZEROS_SHOWN = 2
-BARE_AT_LEAST = 0.95
+BARE_ZEROS_SHOWN = 2  # the board's corners decoded 0 that read "no number", for the set's zeros to show bare
+BARE_AT_LEAST = 0.95  # a corner reads bare where 0 and "no number" together are this sure
 
 
 def unsure_for_bare_corners(tiles: Sequence[ReadTile], probabilities: np.ndarray) -> np.ndarray:
