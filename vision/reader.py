@@ -77,6 +77,7 @@ from vision.focus import BLURRED_ABOVE_UNREAD, blur_over, out_of_focus
 from vision.image_io import as_photo
 from vision.known import KnownBoard, any_tile_added, known_matched, known_placed, placed_as_known
 from vision.lattice import LatticeFit, fit_board
+from vision.light import brightest_level, dark
 from vision.loose import alone_read_loose, beside_the_board, loose_faced_like_the_board, numbers_reported
 from vision.noise import noise_level, smoothed, smoothing_for
 from vision.records import Reading, ReadTile, joined_board, outlines_of
@@ -244,7 +245,7 @@ class Reader:
         rules_used = replace(rules, max_number=sight.max_number)
         board = joined_board(tiles)
         violations = _shown_broken(validate_board(board, rules_used), board, known, previous)
-        advice = _advice(sight, noise, _blur_named(image, tiles, sight, face_down))
+        advice = _advice(sight, noise, _blur_named(image, tiles, sight, face_down), _dark_named(image, tiles, sight))
         notes = _notes(sight, sights[0], tiles, known, violations, advice)
         last, note = self._placement(image, tiles, board, rules_used, sight, changed, previous, previous_image, known)
         if note:
@@ -728,12 +729,28 @@ def _blur_named(
     return blur if out_of_focus(blur, median_side(found), BLURRED_ABOVE_UNREAD) else None
 
 
-def _advice(sight: _Sight, noise: float, blur: float | None) -> list[str]:
+def _dark_named(image: np.ndarray, tiles: Sequence[ReadTile], sight: _Sight) -> float | None:
+    """The grey level of the photo's brightest parts (``vision.light``) where the photo is dark
+    and reads no tile or reads its numbers unsurely, else None: the studio's dark photos that
+    read well are read as they come, and their players need no word of it."""
+    if tiles and not sight.hard_to_read:
+        return None
+    level = brightest_level(image)
+    return level if dark(level) else None
+
+
+def _advice(sight: _Sight, noise: float, blur: float | None, darkness: float | None) -> list[str]:
     """The notes that say why the photo reads poorly and how to take one that reads better: a
     live game's page shows them by the camera, where a player can act on them. ``noise``: the
     photo's (``vision.noise.noise_level``); ``blur``: its blur where it is out of focus
-    (``_blur_named``), else None."""
+    (``_blur_named``), else None; ``darkness``: its brightest parts' grey level where it is too
+    dark (``_dark_named``), else None."""
     advice = []
+    if darkness is not None:
+        advice.append(
+            f"the photo is dark (its brightest parts are {darkness:.0f} grey levels of 255): light the table,"
+            " or let the camera take in more light"
+        )
     if smoothing_for(noise) is not None:
         advice.append(
             f"the photo is noisy (about {noise:.0f} grey levels: a camera in dim light raises its gain), so it was"
