@@ -154,10 +154,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         image: Annotated[UploadFile, File()],
         previous: Annotated[UploadFile | None, File()] = None,
         rules: Annotated[str, Form()] = DEFAULT_PRESET,
-        board: Annotated[str | None, Form(description="the board so far, as a board file (JSON)")] = None,
+        board: Annotated[
+            UploadFile | str | None, Form(description="the board so far, as a board file (JSON): text or a file")
+        ] = None,
     ) -> dict:
         preset = rules_or_422(rules)
         known = None
+        if board is not None and not isinstance(board, str):  # sent as a file (curl -F board=@board.json)
+            try:
+                board = (await board.read()).decode("utf-8")
+            except UnicodeDecodeError:
+                raise HTTPException(422, "board: not a board file (JSON text): its bytes are not UTF-8") from None
         if board is not None:
             try:
                 known, _ = parse_board(board)

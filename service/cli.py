@@ -42,8 +42,10 @@ def _board_file(path: str, rules: str | None) -> tuple[Board, Rules]:
     """A board file's board and rules, or a one-line InputError."""
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read {path}: {getattr(error, 'strerror', None) or error}") from None
+    except OSError as error:
+        raise InputError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not a board file (JSON text): its bytes are not UTF-8") from None
     try:
         return parse_board(text, rules)
     except BoardFileError as error:

@@ -111,6 +111,14 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, content, args, messa
     assert message in captured.err and captured.err.count("\n") == 1
 
 
+def test_a_photo_given_as_a_board_file_is_named_not_a_board_file(tmp_path, capsys):
+    photo = tmp_path / "board.jpg"
+    photo.write_bytes(b"\xff\xd8\xff\xe0 a JPEG's first bytes")
+    assert main(["score", str(photo)]) == 2
+    captured = capsys.readouterr()
+    assert "not a board file" in captured.err and captured.err.count("\n") == 1
+
+
 def test_missing_file_and_unknown_command(capsys):
     assert main(["score", "/no/such/board.json"]) == 2
     assert "cannot read" in capsys.readouterr().err

@@ -109,6 +109,18 @@ def test_read_a_photo_knowing_the_board_so_far(client):
     assert bad.status_code == 422 and "board: malformed JSON" in bad.json()["detail"]
 
 
+def test_the_board_so_far_sent_as_a_file_reads_as_sent_as_text(client):
+    # curl -F board=@board.json sends the board as a file, -F board=<board.json as text.
+    board = {"tiles": [{"cell": e["cell"], "corners": e["corners"]} for e in before_board_events()]}
+    as_file = {**upload(SAMPLES / "board.jpg"), "board": ("board.json", json.dumps(board).encode(), "application/json")}
+    answer = client.post("/v1/readings", files=as_file)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["last_placement"]["tile"] == [1, 3, 4]
+    photo = {**upload(SAMPLES / "board.jpg"), **upload(SAMPLES / "board_before.jpg", "board")}
+    bad = client.post("/v1/readings", files=photo)
+    assert bad.status_code == 422 and "board: not a board file" in bad.json()["detail"]
+
+
 def tiny_png_header(width: int, height: int) -> bytes:
     """A PNG whose header claims a huge picture (a decompression bomb) with almost no data."""
 
