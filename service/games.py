@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from engine.board import PlacedTile
-from engine.game import EndRound, Game, IllegalEvent, LogEntry, Place, event_from_dict, event_to_dict
+from engine.game import EVENT_TYPES, EndRound, Game, IllegalEvent, LogEntry, Place, event_from_dict, event_to_dict
 from engine.lattice import Cell
 from engine.moves import fitting_tiles
 from engine.rules import described, game_rules
@@ -35,6 +35,8 @@ from service.live import GameRecord, LiveSettings, LiveTable, TableView, Verdict
 if TYPE_CHECKING:  # for annotations: the reader and its models load with the first frame read
     from vision.reader import Reader
     from vision.records import Reading
+
+PLAYER_ACTIONS = ("undo", "correct")  # what players do to the game besides the rules' events
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -187,6 +189,8 @@ class GameSession:
         if not isinstance(data, dict):
             raise IllegalEvent("an event is a JSON object with a kind")
         kind = data.get("kind")
+        if kind not in (*EVENT_TYPES, *PLAYER_ACTIONS):  # refused before the table forgets anything
+            raise IllegalEvent(f"an event needs a kind, one of {', '.join((*EVENT_TYPES, *PLAYER_ACTIONS))}")
         # A tile named among those the camera saw and could not order keeps what orders the others.
         self.table.forget(board_changed=kind not in ("draw", "pass") and not self._names_a_choice(data))
         self.reference = None  # the game changes by hand: the table may differ from the last frame

@@ -232,6 +232,8 @@ def test_events_draw_pass_undo_correct(client):
     wrong_cell = {"kind": "correct", "cell": [9, 9], "corners": [1, 1, 1]}
     for bad in ({"kind": "teleport"}, wrong_cell, [1, 2], {"kind": "end_round"}):
         assert client.post(events, json=bad).status_code == 422
+    unknown = client.post(events, json={"kind": "teleport"}).json()["detail"]
+    assert unknown == "an event needs a kind, one of place, draw, pass, end_round, undo, correct"
     # Said in the event's words, not Python's ("Place.__init__() missing 1 required positional argument").
     missing = client.post(events, json={"kind": "place", "cell": [1, 0]}).json()["detail"]
     assert missing == "place events have the fields player, cell, corners; got cell, player"
