@@ -189,11 +189,19 @@ class GameSession:
         if not isinstance(data, dict):
             raise IllegalEvent("an event is a JSON object with a kind")
         kind = data.get("kind")
-        if kind not in (*EVENT_TYPES, *PLAYER_ACTIONS):  # refused before the table forgets anything
+        if kind not in (*EVENT_TYPES, *PLAYER_ACTIONS):
             raise IllegalEvent(f"an event needs a kind, one of {', '.join((*EVENT_TYPES, *PLAYER_ACTIONS))}")
         # A tile named among those the camera saw and could not order keeps what orders the others.
-        self.table.forget(board_changed=kind not in ("draw", "pass") and not self._names_a_choice(data))
-        self.reference = None  # the game changes by hand: the table may differ from the last frame
+        board_changed = kind not in ("draw", "pass") and not self._names_a_choice(data)
+        entry = self._event_applied(kind, data)
+        # Only once the event is taken: a refused one leaves what the camera saw as it was.
+        self.table.forget(board_changed=board_changed)
+        self.reference = None  # the game changed by hand: the table may differ from the last frame
+        return entry
+
+    def _event_applied(self, kind: str, data: dict) -> dict | None:
+        """``apply``'s event, of a known ``kind``, applied to the game; IllegalEvent, with nothing
+        changed, if the rules forbid it."""
         if kind == "undo":
             undone = self.game.undo()
             message = "undone: waiting for the table"

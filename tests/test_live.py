@@ -1046,9 +1046,17 @@ def test_a_live_game_gives_the_reader_its_last_frame_that_showed_the_game():
     assert session.look(Recorder(), first, 0.0, still=True)["status"] == "in_sync"
     session.look(Recorder(), second, 1.0, still=True)
     assert told[0] is None and told[1] is first
+    # An event refused (a tile on a taken cell, a correction of an empty one, an unknown kind)
+    # changes nothing, so it forgets nothing either.
+    taken = {"kind": "place", "cell": list(board.placements[0].cell), "corners": [0, 0, 0]}
+    for refused in (taken, {"kind": "correct", "cell": [99, 99], "corners": [1, 1, 1]}, {"kind": "teleport"}):
+        with pytest.raises(IllegalEvent):
+            session.apply(refused)
+    session.look(Recorder(), second, 1.5, still=True)
+    assert told[2] is second
     session.apply({"kind": "draw"})
     session.look(Recorder(), second, 2.0, still=True)
-    assert told[2] is None
+    assert told[3] is None
 
 
 @pytest.mark.parametrize("alone", ["unread", "read unsurely"])
