@@ -185,6 +185,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/v1/score", summary="Validate a board file and score its last tile")
     async def score(request: Request) -> dict:
+        if request.headers.get("content-type", "").startswith("multipart/form-data"):  # curl -F board=@board.json
+            raise HTTPException(415, "send the board file itself as the body (curl --data-binary @board.json)")
         try:
             board, rules = parse_board((await request.body()).decode("utf-8", "replace"))
         except BoardFileError as error:

@@ -84,6 +84,11 @@ def test_score_a_board_file(client):
     assert answer.status_code == 200
     assert answer.json()["score"] == {"total": 13, "base": 13, "bonuses": []}
     assert client.post("/v1/score", content=b"{not json").status_code == 422
+    as_form = client.post("/v1/score", files={"board": ("board.json", json.dumps(board).encode())})
+    assert as_form.status_code == 415 and "--data-binary @board.json" in as_form.json()["detail"]
+    # curl --data-binary @board.json sends the file as it is, under a form's content type
+    form_type = {"content-type": "application/x-www-form-urlencoded"}
+    assert client.post("/v1/score", content=json.dumps(board), headers=form_type).json()["score"]["total"] == 13
     assert client.post("/v1/score", json={"tiles": []}).status_code == 422
     unknown = client.post("/v1/score", json={**board, "rules": "house"})
     assert unknown.status_code == 422 and "house" in unknown.json()["detail"]
