@@ -14,11 +14,18 @@ class BoardFileError(ValueError):
     """The file is not a board file; the message is one line meant for the user."""
 
 
-def parse_board(text: str, rules_override: str | None = None) -> tuple[Board, Rules]:
-    """Board and rules from board-file JSON; ``rules_override`` wins over the file's ``rules``."""
+def parse_board(text: str | bytes, rules_override: str | None = None) -> tuple[Board, Rules]:
+    """Board and rules from board-file JSON, as text or as a file's bytes (which must be UTF-8: a
+    photo given for a board file is said to be none); ``rules_override`` wins over the file's
+    ``rules``."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BoardFileError("not a board file (JSON text): its bytes are not UTF-8") from None
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+    except json.JSONDecodeError as error:
         raise BoardFileError(f"malformed JSON: {error}") from None
     return board_from_dict(data, rules_override)
 

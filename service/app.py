@@ -161,10 +161,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         preset = rules_or_422(rules)
         known = None
         if board is not None and not isinstance(board, str):  # sent as a file (curl -F board=@board.json)
-            try:
-                board = (await board.read()).decode("utf-8")
-            except UnicodeDecodeError:
-                raise HTTPException(422, "board: not a board file (JSON text): its bytes are not UTF-8") from None
+            board = await board.read()
         if board is not None:
             try:
                 known, _ = parse_board(board)
@@ -188,7 +185,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if request.headers.get("content-type", "").startswith("multipart/form-data"):  # curl -F board=@board.json
             raise HTTPException(415, "send the board file itself as the body (curl --data-binary @board.json)")
         try:
-            board, rules = parse_board((await request.body()).decode("utf-8", "replace"))
+            board, rules = parse_board(await request.body())
         except BoardFileError as error:
             raise HTTPException(422, str(error)) from None
         if not len(board):

@@ -41,13 +41,11 @@ class _Parser(argparse.ArgumentParser):
 def _board_file(path: str, rules: str | None) -> tuple[Board, Rules]:
     """A board file's board and rules, or a one-line InputError."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        data = Path(path).read_bytes()
     except OSError as error:
         raise InputError(f"cannot read {path}: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not a board file (JSON text): its bytes are not UTF-8") from None
     try:
-        return parse_board(text, rules)
+        return parse_board(data, rules)
     except BoardFileError as error:
         raise InputError(f"{path}: {error}") from None
 

@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # for annotations: the reader and its models load with the fi
     from vision.reader import Reader
     from vision.records import Reading
 
-PLAYER_ACTIONS = ("undo", "correct")  # what players do to the game besides the rules' events
+EVENT_KINDS = (*EVENT_TYPES, "undo", "correct")  # the rules' events, and what players do besides
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -189,8 +189,8 @@ class GameSession:
         if not isinstance(data, dict):
             raise IllegalEvent("an event is a JSON object with a kind")
         kind = data.get("kind")
-        if kind not in (*EVENT_TYPES, *PLAYER_ACTIONS):
-            raise IllegalEvent(f"an event needs a kind, one of {', '.join((*EVENT_TYPES, *PLAYER_ACTIONS))}")
+        if kind not in EVENT_KINDS:
+            raise IllegalEvent(f"an event needs a kind, one of {', '.join(EVENT_KINDS)}")
         # A tile named among those the camera saw and could not order keeps what orders the others.
         board_changed = kind not in ("draw", "pass") and not self._names_a_choice(data)
         entry = self._event_applied(kind, data)

@@ -84,6 +84,8 @@ def test_score_a_board_file(client):
     assert answer.status_code == 200
     assert answer.json()["score"] == {"total": 13, "base": 13, "bonuses": []}
     assert client.post("/v1/score", content=b"{not json").status_code == 422
+    photo = client.post("/v1/score", content=b"\xff\xd8\xff\xe0 a JPEG's first bytes")
+    assert photo.status_code == 422 and "not a board file" in photo.json()["detail"]
     as_form = client.post("/v1/score", files={"board": ("board.json", json.dumps(board).encode())})
     assert as_form.status_code == 415 and "--data-binary @board.json" in as_form.json()["detail"]
     # curl --data-binary @board.json sends the file as it is, under a form's content type

@@ -14,7 +14,7 @@ import numpy as np
 
 from models.classes import NO_NUMBER
 from vision.decode import UNSURE_BELOW
-from vision.records import ReadTile
+from vision.records import ReadTile, on_the_board
 
 BARE_ZEROS_SHOWN = 2  # the board's corners decoded 0 that read "no number", for the set's zeros to show bare
 BARE_AT_LEAST = 0.95  # a corner reads bare where 0 and "no number" together are this sure
@@ -35,7 +35,7 @@ def zeros_show_bare(tiles: Sequence[ReadTile], probabilities: np.ndarray) -> boo
     """Whether the set's zeros show as bare corners (a pip set's): the board's corners that decode
     to 0, settled by their neighbours, read "no number" more surely than 0 ``BARE_ZEROS_SHOWN``
     times or more. A printed 0 reads as 0, and "no number" there is a hand or glare."""
-    on_board = np.array([t.cell is not None for t in tiles], bool)
+    on_board = on_the_board(tiles)
     zeros = np.array([t.numbers for t in tiles]).reshape(-1, 3) == 0
     bare = probabilities[:, :, NO_NUMBER] > probabilities[:, :, 0]
     return int((zeros & bare)[on_board].sum()) >= BARE_ZEROS_SHOWN

@@ -16,7 +16,7 @@ from dataclasses import replace
 import numpy as np
 
 from vision.backs import faced_like_the_board
-from vision.records import ReadTile, inside_a_board_tile, outlines_of
+from vision.records import ReadTile, inside_a_board_tile, on_the_board, outlines_of
 
 READ_LOOSE_AT_LEAST = 0.5  # a loose tile whose least sure number is read less surely than this is unread
 BOARD_AT_LEAST = 2  # tiles joined in the lattice that make a board; fewer are read as loose tiles
@@ -26,14 +26,14 @@ def beside_the_board(tiles: Sequence[ReadTile]) -> np.ndarray:
     """(N,) whether each tile read is one: not a loose one centred inside a board tile, a
     fragment of it found twice over (tiles lie side by side, not on top of each other), whose
     reading is no tile's."""
-    on_board = np.array([t.cell is not None for t in tiles], bool)
+    on_board = on_the_board(tiles)
     return on_board if on_board.all() else on_board | ~inside_a_board_tile(tiles)
 
 
 def loose_faced_like_the_board(tiles: Sequence[ReadTile], image: np.ndarray) -> np.ndarray:
     """(N,) whether each tile read is one: not a loose one whose face is not the colour of the
     board's (``vision.backs.faced_like_the_board``), a print on the table read as a tile."""
-    on_board = np.array([t.cell is not None for t in tiles], bool)
+    on_board = on_the_board(tiles)
     if on_board.all():
         return on_board
     board = outlines_of([t for t in tiles if t.cell is not None])

@@ -106,6 +106,11 @@ def joined_board(tiles: Iterable[ReadTile]) -> Board:
     return Board.of((t.cell, t.numbers) for t in tiles if t.cell is not None)
 
 
+def on_the_board(tiles: Sequence[ReadTile]) -> np.ndarray:
+    """(N,) whether each tile read is joined to the board (has a cell)."""
+    return np.array([t.cell is not None for t in tiles], bool)
+
+
 def outlines_of(tiles: Sequence[ReadTile]) -> np.ndarray:
     """(N, 3, 2) the tiles' corners."""
     return np.array([t.corners for t in tiles]).reshape(-1, 3, 2)
