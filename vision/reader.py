@@ -13,7 +13,7 @@ tiles the finder missed (``vision.complete``) -> set face-down tiles apart (``vi
 decode with the game's constraints -> validate (and score the tile added since an earlier
 photo: ``vision.added``). A live game's known board is
 placed in the photo's lattice by ``vision.known``. A close-up, whose tiles are too large for the
-finder, is found and read again with the photo shrunk further.
+finder, is found and read again with the photo shrunk further; a mirror image, flipped back.
 """
 
 from __future__ import annotations
@@ -79,6 +79,7 @@ from vision.known import KnownBoard, any_tile_added, known_matched, known_placed
 from vision.lattice import LatticeFit, fit_board
 from vision.light import brightest_level, dark
 from vision.loose import alone_read_loose, beside_the_board, loose_faced_like_the_board, numbers_reported
+from vision.mirror import MIRRORED_ADVICE, may_be_mirrored, mirrored, reads_better, way_round
 from vision.noise import noise_level, smoothed, smoothing_for
 from vision.records import Reading, ReadTile, joined_board, outlines_of
 from vision.sizes import (
@@ -134,6 +135,7 @@ class _Sight:
     knows_the_board: bool = False  # a known board was matched to the tiles read and expected there
     scale: float = 1.0  # the photo as shrunk for this look, over the photo
     read_surely: float = 1.0  # how surely the classifier read the corners of the tiles read (``_read_surely``)
+    way_round: int = 0  # tiles read surely clockwise less those read surely anticlockwise (``way_round``)
     greyed: bool = False  # the corners were read with their colour taken away (``read_colour_or_grey``)
     from_above: bool = False  # the board was looked at in a view from straight above (``Reader._from_above``)
     pattern: int = 0  # triangles found, too many for a game's tiles, so none read (``MOST_OUTLINES``, ``MOST_TILES``)
@@ -210,12 +212,77 @@ class Reader:
         (``vision.decode``: they settle a doubt, never make a number sure). ``image``: BGR
         pixels (grey and BGRA are turned to BGR); ``ImageError`` for other pixels and for a
         picture too small or too narrow to show a tile (``vision.image_io.as_photo``). A photo
-        far noisier than the studio's is smoothed first, the earlier one alike (``vision.noise``)."""
+        far noisier than the studio's is smoothed first, the earlier one alike (``vision.noise``).
+        A mirror image (a selfie camera's) is read flipped back (``vision.mirror``)."""
         image = as_photo(image, path or "image")
         previous_image = None if previous_image is None else as_photo(previous_image, "the previous photo")
-        height, width = image.shape[:2]
         rules = get_rules(rules) if isinstance(rules, str) else rules or self.rules
         game = KnownBoard(known, frozenset(provisional)) if known is not None else None
+        reading, sight = self._read_as_shown(image, previous, rules, path, previous_image, game)
+        if not may_be_mirrored(sight.way_round, len(reading.tiles)):
+            return reading
+        # Few tiles read the right way round: do they read so in the photo's mirror image?
+        start = time.perf_counter()
+        in_a_mirror = self._way_round_in_a_mirror(image, reading.tiles, sight.greyed)
+        checked_ms = (time.perf_counter() - start) * 1000
+        reading = replace(reading, timing_ms=_with_stage(reading.timing_ms, "mirror", checked_ms))
+        if not reads_better(in_a_mirror, sight.way_round):
+            return reading
+        return self._read_flipped_back(reading, sight, image, previous, rules, previous_image, game)
+
+    def _read_flipped_back(
+        self,
+        reading: Reading,
+        sight: _Sight,
+        image: np.ndarray,
+        previous: Reading | None,
+        rules: Rules,
+        previous_image: np.ndarray | None,
+        game: KnownBoard | None,
+    ) -> Reading:
+        """A photo whose ``reading`` by ``sight`` may be a mirror image, read again flipped back
+        (the earlier photo and reading too) and given in the photo's own pixels, with advice to
+        turn the mirroring off, where its tiles then read the right way round; else the reading
+        as it was. Either way its timings count both reads."""
+        flipped, flipped_sight = self._read_as_shown(
+            np.ascontiguousarray(image[:, ::-1]),
+            None if previous is None else mirrored(previous),
+            rules,
+            reading.path,
+            None if previous_image is None else np.ascontiguousarray(previous_image[:, ::-1]),
+            game,
+        )
+        both = reading.timing_ms.keys() | flipped.timing_ms.keys()
+        timing = {stage: reading.timing_ms.get(stage, 0.0) + flipped.timing_ms.get(stage, 0.0) for stage in both}
+        if not reads_better(flipped_sight.way_round, sight.way_round):
+            return replace(reading, timing_ms=timing)
+        return replace(
+            mirrored(flipped),
+            timing_ms=timing,
+            notes=flipped.notes + (MIRRORED_ADVICE,),
+            advice=flipped.advice + (MIRRORED_ADVICE,),
+        )
+
+    def _way_round_in_a_mirror(self, image: np.ndarray, tiles: Sequence[ReadTile], grey: bool) -> int:
+        """``way_round`` of the tiles read in the photo's mirror image, from their corner crops
+        mirrored, without reading that image: a corner's crop there is its crop here mirrored,
+        and the corners clockwise there are these anticlockwise."""
+        crops = np.ascontiguousarray(corner_crops(image, outlines_of(tiles))[..., ::-1])
+        probabilities = self.classifier.predict(greyed(crops) if grey else crops)
+        return way_round(probabilities.reshape(-1, 3, NO_NUMBER + 1)[:, ::-1])
+
+    def _read_as_shown(
+        self,
+        image: np.ndarray,
+        previous: Reading | None,
+        rules: Rules,
+        path: str | None,
+        previous_image: np.ndarray | None,
+        game: KnownBoard | None,
+    ) -> tuple[Reading, _Sight]:
+        """The photo read as it is, and the look it was read by."""
+        height, width = image.shape[:2]
+        known = None if game is None else game.board
         timing: dict[str, float] = {}
         clock = time.perf_counter()
 
@@ -252,9 +319,10 @@ class Reader:
             notes.append(note)
         lap("validate")
         timing["total"] = (time.perf_counter() - start) * 1000
-        return Reading(
+        reading = Reading(
             path, width, height, tiles, face_down, sight.unread, violations, last, timing, tuple(notes), tuple(advice)
         )
+        return reading, sight
 
     def _looks(
         self,
@@ -508,6 +576,7 @@ class Reader:
         tiles = tuple(t for t, there, ok in zip(read, tiles_there, with_numbers) if there and ok)
         unread = tuple(t.corners for t, there, ok in zip(read, tiles_there, with_numbers) if there and not ok)
         read_surely = _read_surely(up_probabilities[tiles_there & with_numbers])
+        turned = way_round(up_probabilities[tiles_there & with_numbers])
         if read_surely < HARD_TO_READ_BELOW:  # a known board's tiles read as the game has them stay sure
             tiles = tuple(t if expected.get(t.cell) == t.numbers else _no_surer_than(t, read_surely) for t in tiles)
         read_outlines = outlines_of(tiles)
@@ -533,6 +602,7 @@ class Reader:
             knows_the_board=bool(expected),
             scale=first_look.scale,
             read_surely=read_surely,
+            way_round=turned,
             greyed=grey,
         )
 
@@ -977,6 +1047,11 @@ def _no_surer_than(tile: ReadTile, confidence: float) -> ReadTile:
     """The tile with no number surer than ``confidence``, flagged where that is under ``UNSURE_BELOW``."""
     confidences = tuple(min(c, confidence) for c in tile.confidences)
     return replace(tile, confidences=confidences, ambiguous=tile.ambiguous or min(confidences) < UNSURE_BELOW)
+
+
+def _with_stage(timing: Mapping[str, float], stage: str, ms: float) -> dict[str, float]:
+    """The timings with ``ms`` more spent on ``stage``, and in all."""
+    return {**timing, stage: timing.get(stage, 0.0) + ms, "total": timing.get("total", 0.0) + ms}
 
 
 def _backs_from_farther(chosen: _Sight, later_looks: list[_Sight]) -> tuple[np.ndarray, ...]:

@@ -1,0 +1,116 @@
+"""Photos seen in a mirror (``vision.mirror``): told apart by the way round their tiles read, and
+read flipped back."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.image_io import load_image
+from vision.mirror import MIRRORED_ADVICE, may_be_mirrored, mirrored, reads_better, way_round
+from vision.reader import Reader
+from vision.records import Reading, ReadTile
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def _read_as(*tiles: tuple[int, int, int], sure: float = 0.97) -> np.ndarray:
+    """(N, 3, 8) probabilities of corners read as these numbers, each ``sure``."""
+    probabilities = np.full((len(tiles), 3, 8), (1 - sure) / 7)
+    for k, numbers in enumerate(tiles):
+        probabilities[k, [0, 1, 2], numbers] = sure
+    return probabilities
+
+
+def test_tiles_of_three_numbers_read_surely_show_which_way_round_the_photo_is():
+    assert way_round(_read_as((1, 2, 5), (5, 1, 2), (0, 3, 6))) == 3  # rising clockwise, from any corner
+    assert way_round(_read_as((1, 5, 2), (2, 1, 5))) == -2  # rising anticlockwise: a mirror image
+    assert way_round(_read_as((1, 2, 5), (1, 5, 2), (2, 1, 5))) == -1
+
+
+def test_tiles_that_cannot_show_it_do_not_count():
+    assert way_round(_read_as((3, 3, 5), (5, 3, 3), (4, 4, 4))) == 0  # two equal numbers read alike both ways
+    assert way_round(_read_as((1, 5, 2), sure=0.3)) == 0  # read unsurely
+    assert way_round(np.full((2, 3, 8), 1 / 8)) == 0
+    assert way_round(np.zeros((0, 3, 8))) == 0
+
+
+def test_a_photo_is_checked_where_few_tiles_read_the_right_way_round_and_flipped_where_more_then_do():
+    assert may_be_mirrored(-1, 5) and may_be_mirrored(3, 24) and not may_be_mirrored(4, 24)
+    assert not may_be_mirrored(0, 0)  # no tile, nothing to check
+    assert reads_better(2, 0) and reads_better(4, 3)
+    assert not reads_better(1, -5)  # one tile alone does not turn a photo round
+    assert not reads_better(3, 3)
+
+
+def _a_reading() -> Reading:
+    corners = np.array([[10.0, 5.0], [20.0, 22.0], [0.5, 22.0]])
+    tile = ReadTile((0, 0), corners, (1, 2, 5), (0.9, 0.8, 0.99), True, False)
+    back = np.array([[30.0, 1.0], [40.0, 18.0], [20.0, 18.0]])
+    return Reading("board.jpg", 64, 48, (tile,), (back,), (back + 2,), (), None)
+
+
+def test_a_reading_mirrored_has_its_pixels_mirrored_and_keeps_its_numbers_with_their_corners():
+    reading = _a_reading()
+    flipped = mirrored(reading)
+    (tile,) = flipped.tiles
+    np.testing.assert_allclose(tile.corners, [[53.0, 5.0], [43.0, 22.0], [62.5, 22.0]])
+    assert (tile.cell, tile.numbers, tile.confidences) == ((0, 0), (1, 2, 5), (0.9, 0.8, 0.99))
+    np.testing.assert_allclose(flipped.face_down[0], [[33.0, 1.0], [23.0, 18.0], [43.0, 18.0]])
+    np.testing.assert_allclose(flipped.unread[0][:, 0], [31.0, 21.0, 41.0])
+    np.testing.assert_allclose(reading.tiles[0].corners[0], [10.0, 5.0])  # the reading itself is unchanged
+    twice = mirrored(flipped)
+    np.testing.assert_allclose(twice.tiles[0].corners, reading.tiles[0].corners)
+    np.testing.assert_allclose(twice.face_down[0], reading.face_down[0])
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return Reader()  # loads both models once for the module
+
+
+@pytest.fixture(scope="module")
+def sample():
+    return load_image(SAMPLES / "board.jpg"), load_image(SAMPLES / "board_before.jpg")
+
+
+def _as_read(reading: Reading, mirror: bool = False) -> list:
+    """Each tile's cell, numbers and corners (mirrored back, if ``mirror``), sorted."""
+    corners = [t.corners.copy() for t in reading.tiles]
+    if mirror:
+        for c in corners:
+            c[:, 0] = reading.width - 1 - c[:, 0]
+    return sorted((t.cell, t.numbers, tuple(c.round(2).ravel())) for t, c in zip(reading.tiles, corners))
+
+
+def test_a_mirror_image_of_the_sample_reads_as_the_sample_in_its_own_pixels(reader, sample):
+    photo, _ = sample
+    plain = reader.read(photo)
+    assert MIRRORED_ADVICE not in plain.notes
+    assert "mirror" not in plain.timing_ms  # its tiles read clockwise: not checked
+    reading = reader.read(photo[:, ::-1])
+    assert len(reading.tiles) == 24
+    assert _as_read(reading, mirror=True) == _as_read(plain)
+    assert MIRRORED_ADVICE in reading.advice and MIRRORED_ADVICE in reading.notes
+    assert reading.timing_ms["total"] > plain.timing_ms["total"]  # both reads counted
+
+
+def test_a_tile_added_between_two_mirror_images_is_scored_as_between_the_photos(reader, sample):
+    photo, before = sample
+    plain = reader.read(photo, previous=reader.read(before), previous_image=before)
+    flipped_before = before[:, ::-1]
+    earlier = reader.read(flipped_before)
+    reading = reader.read(photo[:, ::-1], previous=earlier, previous_image=flipped_before)
+    assert plain.last_placement is not None
+    assert reading.last_placement == plain.last_placement
+    assert _as_read(reading, mirror=True) == _as_read(plain)
+
+
+def test_a_photo_hard_to_read_is_checked_but_read_as_it_is(reader):
+    # Tiny tiles, read unsurely: hardly any tile reads surely either way round, in the photo or
+    # in its mirror image, so it is checked (the "mirror" stage) and not flipped.
+    reading = reader.read(load_image(FIXTURES / "board_hard_to_read.jpg"))
+    assert "mirror" in reading.timing_ms
+    assert MIRRORED_ADVICE not in reading.notes
+    assert len(reading.tiles) > 40
