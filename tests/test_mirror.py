@@ -1,6 +1,7 @@
 """Photos seen in a mirror (``vision.mirror``): told apart by the way round their tiles read, and
 read flipped back."""
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -114,3 +115,22 @@ def test_a_photo_hard_to_read_is_checked_but_read_as_it_is(reader):
     assert "mirror" in reading.timing_ms
     assert MIRRORED_ADVICE not in reading.notes
     assert len(reading.tiles) > 40
+
+
+def _loose_tiles_named(reading: Reading) -> list[tuple[int, int, int]]:
+    """(corner, x, y) of each note on an uncertain corner of a loose tile, named by its pixels."""
+    found = re.findall(r"corner (\d) of the loose tile near pixel \((\d+), (\d+)\)", "\n".join(reading.notes))
+    return sorted(tuple(map(int, match)) for match in found)
+
+
+def test_a_loose_tile_in_a_mirror_image_is_named_by_where_it_lies_in_that_photo(reader):
+    # Its notes are made once the reading is back in the photo's own pixels.
+    photo = load_image(FIXTURES / "table_beside_the_board.jpg")
+    plain, reading = reader.read(photo), reader.read(photo[:, ::-1])
+    assert MIRRORED_ADVICE in reading.advice
+    named = _loose_tiles_named(plain)
+    assert named
+    expected = sorted((corner, photo.shape[1] - 1 - x, y) for corner, x, y in named)
+    assert len(_loose_tiles_named(reading)) == len(expected)
+    for got, want in zip(_loose_tiles_named(reading), expected):
+        assert got[0] == want[0] and abs(got[1] - want[1]) <= 1 and got[2] == want[2]

@@ -219,18 +219,11 @@ class Reader:
         rules = get_rules(rules) if isinstance(rules, str) else rules or self.rules
         game = KnownBoard(known, frozenset(provisional)) if known is not None else None
         reading, sight = self._read_as_shown(image, previous, rules, path, previous_image, game)
-        if not may_be_mirrored(sight.way_round, len(reading.tiles)):
-            return reading
-        # Few tiles read the right way round: do they read so in the photo's mirror image?
-        start = time.perf_counter()
-        in_a_mirror = self._way_round_in_a_mirror(image, reading.tiles, sight.greyed)
-        checked_ms = (time.perf_counter() - start) * 1000
-        reading = replace(reading, timing_ms=_with_stage(reading.timing_ms, "mirror", checked_ms))
-        if not reads_better(in_a_mirror, sight.way_round):
-            return reading
-        return self._read_flipped_back(reading, sight, image, previous, rules, previous_image, game)
+        if may_be_mirrored(sight.way_round, len(reading.tiles)):
+            reading, sight = self._mirror_checked(reading, sight, image, previous, rules, previous_image, game)
+        return replace(reading, notes=(*_uncertain_corners(reading.tiles, sight), *reading.notes))
 
-    def _read_flipped_back(
+    def _mirror_checked(
         self,
         reading: Reading,
         sight: _Sight,
@@ -239,11 +232,18 @@ class Reader:
         rules: Rules,
         previous_image: np.ndarray | None,
         game: KnownBoard | None,
-    ) -> Reading:
-        """A photo whose ``reading`` by ``sight`` may be a mirror image, read again flipped back
-        (the earlier photo and reading too) and given in the photo's own pixels, with advice to
-        turn the mirroring off, where its tiles then read the right way round; else the reading
-        as it was. Either way its timings count both reads."""
+    ) -> tuple[Reading, _Sight]:
+        """A photo whose tiles read few surely clockwise (its ``reading`` by ``sight``), checked:
+        where its tiles' corners read the right way round mirrored, the photo is read again
+        flipped back (the earlier photo and reading too), and where its tiles read the right way
+        round there too, that reading is given in the photo's own pixels, with advice to turn
+        the mirroring off. The timings count the check (the ``mirror`` stage) and both reads."""
+        start = time.perf_counter()
+        in_a_mirror = self._way_round_in_a_mirror(image, reading.tiles, sight.greyed)
+        checked_ms = (time.perf_counter() - start) * 1000
+        reading = replace(reading, timing_ms=_added(reading.timing_ms, {"mirror": checked_ms, "total": checked_ms}))
+        if not reads_better(in_a_mirror, sight.way_round):
+            return reading, sight
         flipped, flipped_sight = self._read_as_shown(
             np.ascontiguousarray(image[:, ::-1]),
             None if previous is None else mirrored(previous),
@@ -252,16 +252,11 @@ class Reader:
             None if previous_image is None else np.ascontiguousarray(previous_image[:, ::-1]),
             game,
         )
-        both = reading.timing_ms.keys() | flipped.timing_ms.keys()
-        timing = {stage: reading.timing_ms.get(stage, 0.0) + flipped.timing_ms.get(stage, 0.0) for stage in both}
+        timing = _added(reading.timing_ms, flipped.timing_ms)
         if not reads_better(flipped_sight.way_round, sight.way_round):
-            return replace(reading, timing_ms=timing)
-        return replace(
-            mirrored(flipped),
-            timing_ms=timing,
-            notes=flipped.notes + (MIRRORED_ADVICE,),
-            advice=flipped.advice + (MIRRORED_ADVICE,),
-        )
+            return replace(reading, timing_ms=timing), sight
+        notes, advice = flipped.notes + (MIRRORED_ADVICE,), flipped.advice + (MIRRORED_ADVICE,)
+        return replace(mirrored(flipped), timing_ms=timing, notes=notes, advice=advice), flipped_sight
 
     def _way_round_in_a_mirror(self, image: np.ndarray, tiles: Sequence[ReadTile], grey: bool) -> int:
         """``way_round`` of the tiles read in the photo's mirror image, from their corner crops
@@ -280,7 +275,9 @@ class Reader:
         previous_image: np.ndarray | None,
         game: KnownBoard | None,
     ) -> tuple[Reading, _Sight]:
-        """The photo read as it is, and the look it was read by."""
+        """The photo read as it is, and the look it was read by. Its notes leave out those on
+        uncertain corners, which name a loose tile by its pixels: ``read`` adds them
+        (``_uncertain_corners``) once the reading is in the photo's own pixels."""
         height, width = image.shape[:2]
         known = None if game is None else game.board
         timing: dict[str, float] = {}
@@ -313,7 +310,7 @@ class Reader:
         board = joined_board(tiles)
         violations = _shown_broken(validate_board(board, rules_used), board, known, previous)
         advice = _advice(sight, noise, _blur_named(image, tiles, sight, face_down), _dark_named(image, tiles, sight))
-        notes = _notes(sight, sights[0], tiles, known, violations, advice)
+        notes = _notes(sight, sights[0], known, violations, advice)
         last, note = self._placement(image, tiles, board, rules_used, sight, changed, previous, previous_image, known)
         if note:
             notes.append(note)
@@ -849,24 +846,30 @@ def _advice(sight: _Sight, noise: float, blur: float | None, darkness: float | N
     return advice
 
 
-def _notes(
-    sight: _Sight,
-    first: _Sight,
-    tiles: Sequence[ReadTile],
-    known: Board | None,
-    violations: Sequence[Violation],
-    advice: Sequence[str],
-) -> list[str]:
-    """What a reading says of itself: unsure numbers, tiles it could not read, how the tiles
-    were found (``first``: the first look, to say how the chosen one differs), why the photo
-    may read poorly (``advice``), and what the rules or the game cannot match."""
-    notes = [
+def _uncertain_corners(tiles: Sequence[ReadTile], sight: _Sight) -> list[str]:
+    """A note for each number read unsurely (none where the whole photo reads so: its advice
+    says it once)."""
+    return [
         f"corner {i} of the {'loose ' if t.cell is None else ''}tile {t.place} is uncertain ({c:.2f})"
         for t in tiles
         if t.ambiguous and not sight.hard_to_read
         for i, c in enumerate(t.confidences)
         if c < UNSURE_BELOW
     ]
+
+
+def _notes(
+    sight: _Sight,
+    first: _Sight,
+    known: Board | None,
+    violations: Sequence[Violation],
+    advice: Sequence[str],
+) -> list[str]:
+    """What a reading says of itself, but for its uncertain corners (``_uncertain_corners``):
+    tiles it could not read, how the tiles were found (``first``: the first look, to say how the
+    chosen one differs), why the photo may read poorly (``advice``), and what the rules or the
+    game cannot match."""
+    notes = []
     if sight.unread:
         notes.append(f"{len(sight.unread)} loose tiles could not be read (table patterns, backs or tiles too small)")
     if sight.from_above:
@@ -1049,9 +1052,9 @@ def _no_surer_than(tile: ReadTile, confidence: float) -> ReadTile:
     return replace(tile, confidences=confidences, ambiguous=tile.ambiguous or min(confidences) < UNSURE_BELOW)
 
 
-def _with_stage(timing: Mapping[str, float], stage: str, ms: float) -> dict[str, float]:
-    """The timings with ``ms`` more spent on ``stage``, and in all."""
-    return {**timing, stage: timing.get(stage, 0.0) + ms, "total": timing.get("total", 0.0) + ms}
+def _added(timing: Mapping[str, float], more: Mapping[str, float]) -> dict[str, float]:
+    """Milliseconds per stage, ``more`` added to ``timing``."""
+    return {**timing, **{stage: timing.get(stage, 0.0) + ms for stage, ms in more.items()}}
 
 
 def _backs_from_farther(chosen: _Sight, later_looks: list[_Sight]) -> tuple[np.ndarray, ...]:
