@@ -141,7 +141,7 @@ def check_placement(board: Board, placed: PlacedTile, rules: Rules) -> list[Viol
             )
         )
     if cell in board:
-        violations.append(Violation("occupied", (cell,), f"cell {list(cell)} already holds {board.by_cell[cell]}"))
+        violations.append(Violation("occupied", (cell,), f"cell {list(cell)} already holds {board.by_cell[cell].tile}"))
         return violations
     neighbours = board.edge_contacts(cell)
     for other in neighbours:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Literal
 
-from engine.board import Board, PlacedTile
+from engine.board import Board, PlacedTile, Violation
 from engine.lattice import Cell, check_within_reach
 from engine.rules import Rules, get_rules
 from engine.scoring import PlacementResult, judge_placement
@@ -189,6 +189,13 @@ def _add(scores: tuple[int, ...], deltas: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(s + d for s, d in zip(scores, deltas))
 
 
+def _refusal(violations: Sequence[Violation]) -> str:
+    """Why a placement is refused, in one line: each violation's message, but a tile entered
+    where it already lies is said to be there once (not also that its cell is taken)."""
+    where_it_lies = any(v.kind == "duplicate_tile" and v.cells[0] == v.cells[1] for v in violations)
+    return "; ".join(v.message for v in violations if not (where_it_lies and v.kind == "occupied"))
+
+
 def _place(state: GameState, event: Place, rules: Rules) -> tuple[GameState, LogEntry]:
     player = event.player
     if state.hand_counts[player] == 0:
@@ -199,7 +206,7 @@ def _place(state: GameState, event: Place, rules: Rules) -> tuple[GameState, Log
         raise IllegalEvent(str(error)) from None
     result = judge_placement(state.board, placed, rules)
     if not result.legal:
-        raise IllegalEvent("; ".join(v.message for v in result.violations))
+        raise IllegalEvent(_refusal(result.violations))
     deltas = _deltas(state, player, result.score.total)
     counts = tuple(c - (i == player) for i, c in enumerate(state.hand_counts))
     opener = player if state.opener is None else state.opener

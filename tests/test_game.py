@@ -40,6 +40,17 @@ def test_illegal_placement_is_refused_and_changes_nothing():
     assert game.state == before and len(game.log) == 1
 
 
+def test_a_tile_entered_where_it_already_lies_is_refused_in_one_plain_message():
+    # Both rules hold (the tile is on the board, and its cell is taken); the player is told once.
+    game = Game(["Ann", "Bob"], "pressman-us", [Place(0, (0, 0), (5, 5, 5))])
+    with pytest.raises(IllegalEvent) as refused:
+        game.apply(Place(1, (0, 0), (5, 5, 5)))
+    assert str(refused.value) == "5-5-5 is already on the board at [0, 0]"
+    with pytest.raises(IllegalEvent) as refused:  # another tile on that cell: only the cell is taken
+        game.apply(Place(1, (0, 0), (4, 5, 5)))
+    assert str(refused.value) == "cell [0, 0] already holds 5-5-5"
+
+
 def test_draws_and_passes_pressman_us():
     game = Game(["Ann", "Bob"], "pressman-us", [Place(0, (0, 0), (5, 5, 5))])
     with pytest.raises(IllegalEvent, match="draws from the pile"):
