@@ -36,9 +36,9 @@ def loose_faced_like_the_board(tiles: Sequence[ReadTile], image: np.ndarray) -> 
     on_board = on_the_board(tiles)
     if on_board.all():
         return on_board
-    board = outlines_of([t for t in tiles if t.cell is not None])
+    outlines = outlines_of(tiles)
     kept = on_board.copy()
-    kept[~on_board] = faced_like_the_board(outlines_of([t for t in tiles if t.cell is None]), board, image)
+    kept[~on_board] = faced_like_the_board(outlines[~on_board], outlines[on_board], image)
     return kept
 
 

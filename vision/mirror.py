@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from engine.tiles import LARGE_MAX
+from engine.tiles import LARGE_MAX, rotations, tile_set
 from vision.records import Reading
 
 # A tile votes for the way round it reads likelier by this much (log of the ratio of the two
@@ -30,15 +30,7 @@ MIRRORED_ADVICE = (
     "the photo is a mirror image (its tiles' numbers run anticlockwise), so it was read a second time,"
     " flipped back: turn off the camera's mirroring"
 )
-_CLOCKWISE = np.array(
-    [
-        rotation
-        for low in range(LARGE_MAX + 1)
-        for middle in range(low, LARGE_MAX + 1)
-        for high in range(middle, LARGE_MAX + 1)
-        for rotation in ((low, middle, high), (middle, high, low), (high, low, middle))
-    ]
-)
+_CLOCKWISE = np.array([rotation for tile in tile_set(LARGE_MAX) for rotation in rotations(tile.numbers)])
 _ANTICLOCKWISE = _CLOCKWISE[:, ::-1]
 
 

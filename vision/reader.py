@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, replace
-from functools import partial
+from dataclasses import dataclass, field, replace
+from functools import cached_property, partial
 from pathlib import Path
 
 import cv2
@@ -134,11 +134,22 @@ class _Sight:
     outlines: np.ndarray  # the finder's outlines this look read (photo pixels)
     knows_the_board: bool = False  # a known board was matched to the tiles read and expected there
     scale: float = 1.0  # the photo as shrunk for this look, over the photo
-    read_surely: float = 1.0  # how surely the classifier read the corners of the tiles read (``_read_surely``)
-    way_round: int = 0  # tiles read surely clockwise less those read surely anticlockwise (``way_round``)
+    # The classifier's (N, 3, 8) probabilities at the corners of the tiles read.
+    probabilities: np.ndarray = field(default_factory=lambda: np.zeros((0, 3, NO_NUMBER + 1)))
     greyed: bool = False  # the corners were read with their colour taken away (``read_colour_or_grey``)
     from_above: bool = False  # the board was looked at in a view from straight above (``Reader._from_above``)
     pattern: int = 0  # triangles found, too many for a game's tiles, so none read (``MOST_OUTLINES``, ``MOST_TILES``)
+
+    @cached_property
+    def read_surely(self) -> float:
+        """How surely the classifier read the corners of the tiles read (``_read_surely``)."""
+        return _read_surely(self.probabilities)
+
+    @cached_property
+    def way_round(self) -> int:
+        """The tiles read surely clockwise less those read surely anticlockwise (``vision.mirror``),
+        asked of the look chosen only."""
+        return way_round(self.probabilities)
 
     @property
     def photo_tile_side(self) -> float:
@@ -572,8 +583,8 @@ class Reader:
         with_numbers = np.array([numbers_reported(t) for t in read], bool)
         tiles = tuple(t for t, there, ok in zip(read, tiles_there, with_numbers) if there and ok)
         unread = tuple(t.corners for t, there, ok in zip(read, tiles_there, with_numbers) if there and not ok)
-        read_surely = _read_surely(up_probabilities[tiles_there & with_numbers])
-        turned = way_round(up_probabilities[tiles_there & with_numbers])
+        read_probabilities = up_probabilities[tiles_there & with_numbers]
+        read_surely = _read_surely(read_probabilities)
         if read_surely < HARD_TO_READ_BELOW:  # a known board's tiles read as the game has them stay sure
             tiles = tuple(t if expected.get(t.cell) == t.numbers else _no_surer_than(t, read_surely) for t in tiles)
         read_outlines = outlines_of(tiles)
@@ -598,8 +609,7 @@ class Reader:
             finder_outlines,
             knows_the_board=bool(expected),
             scale=first_look.scale,
-            read_surely=read_surely,
-            way_round=turned,
+            probabilities=read_probabilities,
             greyed=grey,
         )
 
