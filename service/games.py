@@ -96,6 +96,10 @@ class GameSession:
     # just committed): the reader finds a tile added since that its finder misses (a pale tile
     # on pale cloth) as the one cell beside the board that changed. Kept in memory only.
     reference: np.ndarray | None = field(default=None, repr=False, compare=False)
+    # Whether the last frame read was a mirror image (a camera set to mirror its picture): the
+    # next is read flipped back first, and read as it is only where its tiles say so. Kept in
+    # memory only: a program started again finds it out again from the frames.
+    mirror_image: bool = field(default=False, compare=False)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     # The stored row's ``updated`` as this program last wrote or read it: another program's write
     # (``triominoes live`` and ``serve`` on one file) shows as a row updated otherwise.
@@ -355,13 +359,20 @@ class GameSession:
             # Every tile of the board was seen placed, so the reader expects them, but for those
             # read unsurely then: their numbers are only hints.
             known, hints = self.game.state.board, frozenset(self.provisional)
-            reference = self.reference
+            reference, mirror_image = self.reference, self.mirror_image
         reading = None
         if need == "read":
             reading = reader.read(
-                pixels, rules=self.game.rules, known=known, provisional=hints, previous_image=reference
+                pixels,
+                rules=self.game.rules,
+                known=known,
+                provisional=hints,
+                previous_image=reference,
+                mirror_image=mirror_image,
             )
         with self.lock:
+            if reading is not None:
+                self.mirror_image = reading.mirror_image
             entry, corrected, provisional = None, [], set(self.provisional)
             if need == "moving":
                 verdict = Verdict("moving", "the picture is moving")

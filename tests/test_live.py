@@ -392,7 +392,7 @@ def test_a_session_opens_with_the_tile_a_player_names_among_those_offered():
     reading = Reading(None, 800, 600, (misread,), (), (), (), None, {}, ())
 
     class Photos:
-        def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None):
+        def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None, mirror_image=False):
             return reading
 
     session = GameSession("g", Game(["Ann", "Bob"], RULES), 0.0)
@@ -962,7 +962,7 @@ def test_a_session_reads_a_noisy_still_table_from_its_frames_mean():
     given = []
 
     class Recorder:
-        def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None):
+        def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None, mirror_image=False):
             given.append(pixels)
             return Reading(None, 640, 480, (), (), (), (), None, {}, ())
 
@@ -1014,7 +1014,7 @@ def test_a_live_game_reads_each_frame_expecting_its_own_board():
     told = {}
 
     class Recorder:
-        def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None):
+        def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None, mirror_image=False):
             told["known"], told["provisional"] = known, provisional
             return Reading(None, 8, 8, (), (), (), (), None, {}, ())
 
@@ -1038,7 +1038,7 @@ def test_a_live_game_gives_the_reader_its_last_frame_that_showed_the_game():
     told = []
 
     class Recorder:
-        def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None):
+        def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None, mirror_image=False):
             told.append(previous_image)
             return Reading(None, 800, 600, shown, (), (), (), None, {}, ())
 
@@ -1093,7 +1093,7 @@ def test_a_session_places_an_opening_tile_first_seen_unread(alone):
     ]
 
     class Photos:
-        def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None):
+        def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None, mirror_image=False):
             return readings.pop(0) if len(readings) > 1 else readings[0]
 
     session = GameSession("g", Game(["Ann", "Bob"], RULES), 0.0)
@@ -1133,7 +1133,7 @@ class PhotosOf:
         self.reading = Reading(None, 800, 600, tuple(tiles), (), (), (), None, {}, ())
         return pixels
 
-    def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None):
+    def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None, mirror_image=False):
         return self.reading
 
 
@@ -1211,7 +1211,7 @@ class Photos:
     def __init__(self, *readings: Reading) -> None:
         self.readings, self.told = list(readings), []
 
-    def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None):
+    def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None, mirror_image=False):
         self.told.append((known, provisional))
         return self.readings.pop(0)
 
@@ -1239,6 +1239,23 @@ def test_a_frames_answer_carries_the_readings_advice_on_the_camera(grown, monkey
     assert session.look(Photos(cloth), PHOTO, 1.6, still=True)["advice"] == list(cloth.advice)
     monkeypatch.setattr(session.table, "need", lambda pixels, now: "unchanged")  # like the last frame: not read
     assert session.look(Photos(), PHOTO, 2.0)["advice"] is None
+
+
+def test_a_session_reads_each_frame_the_way_round_the_last_was_read(grown):
+    # A camera set to mirror its picture: once a frame reads as a mirror image, the next is
+    # read flipped back first (told so), until one reads as it is.
+    class Told(Photos):
+        def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None, mirror_image=False):
+            self.told.append(mirror_image)
+            return self.readings.pop(0)
+
+    board = Board(grown.placements[:5])
+    plain = photo_of(board)
+    flipped = replace(plain, mirror_image=True)
+    session, photos = GameSession("g", game_with(board, players=2), 0.0), Told(plain, flipped, flipped, plain, plain)
+    for at in range(5):
+        session.look(photos, PHOTO, float(at), still=True)
+    assert photos.told == [False, False, True, True, False]
 
 
 def test_a_session_corrects_a_provisional_placement_and_keeps_it_across_a_restart(grown, tmp_path):

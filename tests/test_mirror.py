@@ -94,7 +94,37 @@ def test_a_mirror_image_of_the_sample_reads_as_the_sample_in_its_own_pixels(read
     assert len(reading.tiles) == 24
     assert _as_read(reading, mirror=True) == _as_read(plain)
     assert MIRRORED_ADVICE in reading.advice and MIRRORED_ADVICE in reading.notes
+    assert reading.mirror_image and not plain.mirror_image
+    assert reading.to_dict()["mirror_image"] is True
     assert reading.timing_ms["total"] > plain.timing_ms["total"]  # both reads counted
+
+
+def test_a_mirror_image_from_a_camera_known_to_mirror_is_read_flipped_back_first(reader, sample):
+    # A live game's frame after one read as a mirror image: read once, flipped back, and not
+    # checked, as its tiles then read clockwise.
+    photo, _ = sample
+    plain, told = reader.read(photo), reader.read(photo[:, ::-1], mirror_image=True)
+    assert told.mirror_image and MIRRORED_ADVICE in told.advice
+    assert "mirror" not in told.timing_ms
+    assert _as_read(told, mirror=True) == _as_read(plain)
+
+
+def test_a_picture_without_tiles_from_a_camera_known_to_mirror_keeps_its_way_round_and_says_nothing(reader):
+    # A hand over the whole table: nothing tells which way round the frame is, so the live game
+    # reads the next one flipped back too, and the frame gives no advice on the camera.
+    bare = reader.read(np.full((480, 640, 3), 120, np.uint8), mirror_image=True)
+    assert bare.tiles == () and bare.mirror_image
+    assert MIRRORED_ADVICE not in bare.advice and MIRRORED_ADVICE not in bare.notes
+
+
+def test_a_photo_said_wrongly_to_be_a_mirror_image_is_read_as_it_is(reader, sample):
+    # The camera's mirroring turned off during a game: flipped, its tiles read anticlockwise, so
+    # it is checked the other way round and read as it is.
+    photo, _ = sample
+    plain, told = reader.read(photo), reader.read(photo, mirror_image=True)
+    assert not told.mirror_image and MIRRORED_ADVICE not in told.advice
+    assert "mirror" in told.timing_ms
+    assert _as_read(told) == _as_read(plain)
 
 
 def test_a_tile_added_between_two_mirror_images_is_scored_as_between_the_photos(reader, sample):

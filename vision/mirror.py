@@ -27,8 +27,8 @@ CHECKED_UP_TO = 1 / 8
 # and more than in the photo as it is.
 UNMIRRORED_FROM = 2
 MIRRORED_ADVICE = (
-    "the photo is a mirror image (its tiles' numbers run anticlockwise), so it was read a second time,"
-    " flipped back: turn off the camera's mirroring"
+    "the photo is a mirror image (its tiles' numbers run anticlockwise), so it was read flipped back:"
+    " turn off the camera's mirroring"
 )
 _CLOCKWISE = np.array([rotation for tile in tile_set(LARGE_MAX) for rotation in rotations(tile.numbers)])
 _ANTICLOCKWISE = _CLOCKWISE[:, ::-1]

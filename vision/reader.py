@@ -185,6 +185,31 @@ class _Sight:
         return sum(t.cell is not None for t in self.tiles), len(self.tiles)
 
 
+@dataclass(frozen=True)
+class _Photos:
+    """What one ``Reader.read`` reads: the photo, and the earlier photo and its reading, if any."""
+
+    image: np.ndarray
+    previous: Reading | None
+    previous_image: np.ndarray | None
+    path: str | None
+
+    @cached_property
+    def flipped(self) -> _Photos:
+        """The photos flipped left to right, as a mirror image shows the table, and the earlier
+        reading in the flipped photo's pixels."""
+        return _Photos(
+            _flipped(self.image),
+            None if self.previous is None else mirrored(self.previous),
+            None if self.previous_image is None else _flipped(self.previous_image),
+            self.path,
+        )
+
+
+def _flipped(pixels: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(pixels[:, ::-1])
+
+
 class Reader:
     def __init__(
         self,
@@ -209,6 +234,7 @@ class Reader:
         previous_image: np.ndarray | None = None,
         known: Board | None = None,
         provisional: Collection[Cell] = (),
+        mirror_image: bool = False,
     ) -> Reading:
         """``previous``: the reading of an earlier photo, to find and score the one tile added
         since; ``previous_image``: that photo (with ``known``, the live game's last frame that
@@ -224,50 +250,54 @@ class Reader:
         pixels (grey and BGRA are turned to BGR); ``ImageError`` for other pixels and for a
         picture too small or too narrow to show a tile (``vision.image_io.as_photo``). A photo
         far noisier than the studio's is smoothed first, the earlier one alike (``vision.noise``).
-        A mirror image (a selfie camera's) is read flipped back (``vision.mirror``)."""
+        A mirror image (a selfie camera's) is read flipped back (``vision.mirror``);
+        ``mirror_image``: the camera is known to mirror its picture (a live game's last frame
+        read so), so the photo is read flipped back first and checked the other way round."""
         image = as_photo(image, path or "image")
         previous_image = None if previous_image is None else as_photo(previous_image, "the previous photo")
         rules = get_rules(rules) if isinstance(rules, str) else rules or self.rules
         game = KnownBoard(known, frozenset(provisional)) if known is not None else None
-        reading, sight = self._read_as_shown(image, previous, rules, path, previous_image, game)
+        photos = _Photos(image, previous, previous_image, path)
+        reading, sight = self._read_way_round(photos, mirror_image, rules, game)
         if may_be_mirrored(sight.way_round, len(reading.tiles)):
-            reading, sight = self._mirror_checked(reading, sight, image, previous, rules, previous_image, game)
+            reading, sight = self._checked_the_other_way_round(reading, sight, photos, rules, game)
         return replace(reading, notes=(*_uncertain_corners(reading.tiles, sight), *reading.notes))
 
-    def _mirror_checked(
-        self,
-        reading: Reading,
-        sight: _Sight,
-        image: np.ndarray,
-        previous: Reading | None,
-        rules: Rules,
-        previous_image: np.ndarray | None,
-        game: KnownBoard | None,
+    def _read_way_round(
+        self, photos: _Photos, flipped: bool, rules: Rules, game: KnownBoard | None
+    ) -> tuple[Reading, _Sight]:
+        """The photo read as it is or, ``flipped``, flipped back (the earlier photo and reading
+        too), given in the photo's own pixels, with advice to turn the mirroring off where it
+        shows tiles (a live game's frame of a hand over the table says nothing of the camera)."""
+        shown = photos.flipped if flipped else photos
+        reading, sight = self._read_as_shown(shown.image, shown.previous, rules, shown.path, shown.previous_image, game)
+        if not flipped:
+            return reading, sight
+        said = (MIRRORED_ADVICE,) if reading.tiles else ()
+        back = replace(mirrored(reading), notes=reading.notes + said, advice=reading.advice + said, mirror_image=True)
+        return back, sight
+
+    def _checked_the_other_way_round(
+        self, reading: Reading, sight: _Sight, photos: _Photos, rules: Rules, game: KnownBoard | None
     ) -> tuple[Reading, _Sight]:
         """A photo whose tiles read few surely clockwise (its ``reading`` by ``sight``), checked:
-        where its tiles' corners read the right way round mirrored, the photo is read again
-        flipped back (the earlier photo and reading too), and where its tiles read the right way
-        round there too, that reading is given in the photo's own pixels, with advice to turn
-        the mirroring off. The timings count the check (the ``mirror`` stage) and both reads."""
+        where its tiles' corners read the right way round in the photo seen the other way round
+        (flipped, or as it is where it was read flipped), it is read so, and where its tiles read
+        the right way round there too, that reading is kept. The timings count the check (the
+        ``mirror`` stage) and both reads."""
         start = time.perf_counter()
-        in_a_mirror = self._way_round_in_a_mirror(image, reading.tiles, sight.greyed)
+        seen = photos.flipped.image if reading.mirror_image else photos.image
+        as_seen = mirrored(reading) if reading.mirror_image else reading  # its pixels in ``seen``
+        in_a_mirror = self._way_round_in_a_mirror(seen, as_seen.tiles, sight.greyed)
         checked_ms = (time.perf_counter() - start) * 1000
         reading = replace(reading, timing_ms=_added(reading.timing_ms, {"mirror": checked_ms, "total": checked_ms}))
         if not reads_better(in_a_mirror, sight.way_round):
             return reading, sight
-        flipped, flipped_sight = self._read_as_shown(
-            np.ascontiguousarray(image[:, ::-1]),
-            None if previous is None else mirrored(previous),
-            rules,
-            reading.path,
-            None if previous_image is None else np.ascontiguousarray(previous_image[:, ::-1]),
-            game,
-        )
-        timing = _added(reading.timing_ms, flipped.timing_ms)
-        if not reads_better(flipped_sight.way_round, sight.way_round):
+        other, other_sight = self._read_way_round(photos, not reading.mirror_image, rules, game)
+        timing = _added(reading.timing_ms, other.timing_ms)
+        if not reads_better(other_sight.way_round, sight.way_round):
             return replace(reading, timing_ms=timing), sight
-        notes, advice = flipped.notes + (MIRRORED_ADVICE,), flipped.advice + (MIRRORED_ADVICE,)
-        return replace(mirrored(flipped), timing_ms=timing, notes=notes, advice=advice), flipped_sight
+        return replace(other, timing_ms=timing), other_sight
 
     def _way_round_in_a_mirror(self, image: np.ndarray, tiles: Sequence[ReadTile], grey: bool) -> int:
         """``way_round`` of the tiles read in the photo's mirror image, from their corner crops

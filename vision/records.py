@@ -72,6 +72,7 @@ class Reading:
     timing_ms: dict[str, float] = field(default_factory=dict)
     notes: tuple[str, ...] = ()  # what the reader could not settle, in words
     advice: tuple[str, ...] = ()  # those of the notes that say how to take a photo that reads better
+    mirror_image: bool = False  # the photo was read flipped back: its tiles' numbers ran anticlockwise
 
     @property
     def board(self) -> Board:
@@ -94,6 +95,7 @@ class Reading:
             "timing_ms": {k: round(v, 2) for k, v in self.timing_ms.items()},
             "notes": list(self.notes),
             "advice": list(self.advice),
+            "mirror_image": self.mirror_image,
         }
 
 
