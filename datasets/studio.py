@@ -686,15 +686,17 @@ def _truth(scene: Scene, shown: list[int], mask: np.ndarray, board: Board) -> di
     for i in shown:
         tile = scene.tiles[i]
         px = cam.project(np.column_stack([tile.top, np.full(3, T)]))
+        # A corner is hidden when the spot where its number sits (or would sit, on a back) is
+        # covered (hand, arm, rack) or lies outside the photo (a close-up).
+        spots = px + (px.mean(0) - px) * 0.45
+        hidden = [not _in_frame(spot, width, height) or bool(mask[int(spot[1]), int(spot[0])] == 255) for spot in spots]
         if tile.numbers is None:
             if not _in_frame(px.mean(0), width, height):
                 continue
-            face_down.append({"corners": [[round(float(x), 2), round(float(y), 2)] for x, y in px]})
+            # A back partly hidden, like a face-up tile, need not be found (``vision.evaluate``).
+            corners = [[round(float(x), 2), round(float(y), 2)] for x, y in px]
+            face_down.append({"corners": corners, "hidden": any(hidden)})
             continue
-        # A corner is hidden when the spot where its number sits is covered (hand, arm) or lies
-        # outside the photo (a close-up).
-        spots = px + (px.mean(0) - px) * 0.45
-        hidden = [not _in_frame(spot, width, height) or bool(mask[int(spot[1]), int(spot[0])] == 255) for spot in spots]
         sorted_rotation = canonical(tile.numbers)
         tiles.append(
             {

@@ -28,13 +28,14 @@ SIDES = {"under 25 px": (0, 25), "25-35 px": (25, 35), "35-60 px": (35, 60), "60
 
 
 def finder_photo(job: RenderJob) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
-    """One photo as the reader gets it (after JPEG), the triangles of its face-up tiles not partly
-    hidden and of its face-down ones, and its set's style."""
+    """One photo as the reader gets it (after JPEG), the triangles of its face-up and face-down
+    tiles not partly hidden, and its set's style."""
     scene = job.scene()
     rendered = render(scene)
     whole_tiles = [t for t in rendered.truth["tiles"] if not any(c["hidden"] for c in t["corners"])]
     face_up = np.array([tile_corners(t) for t in whole_tiles]).reshape(-1, 3, 2)
-    face_down = np.array([tile_corners(t) for t in rendered.truth["face_down"]]).reshape(-1, 3, 2)
+    whole_backs = [t for t in rendered.truth["face_down"] if not t["hidden"]]
+    face_down = np.array([tile_corners(t) for t in whole_backs]).reshape(-1, 3, 2)
     return through_jpeg(rendered.image, scene.options["jpeg"]), face_up, face_down, scene.style.name
 
 

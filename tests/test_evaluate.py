@@ -264,10 +264,12 @@ def test_a_tile_read_in_the_wrong_place_spoils_an_exact_board():
     assert compare(truth, {"tiles": tiles})["misplaced"] == 1
 
 
-def test_face_down_tiles_are_matched_apart_and_a_back_over_a_hidden_tile_is_not_extra():
-    def back(cx):
-        return {"corners": [[c["x"], c["y"]] for c in tile(cx, (0, 0, 0))["corners"]]}
+def back(cx: float) -> dict:
+    """A face-down tile in a truth or reading, like ``tile``'s at ``cx``."""
+    return {"corners": [[c["x"], c["y"]] for c in tile(cx, (0, 0, 0))["corners"]]}
 
+
+def test_face_down_tiles_are_matched_apart_and_a_back_over_a_hidden_tile_is_not_extra():
     truth = dict(copy.deepcopy(TRUTH), face_down=[back(900), back(1100)])
     truth["tiles"][2]["corners"][0]["hidden"] = True  # a hand over it: the reader may call it a back
     reading = {"tiles": copy.deepcopy(TRUTH["tiles"][:2]), "face_down": [back(905), back(500), back(1400)]}
@@ -276,6 +278,17 @@ def test_face_down_tiles_are_matched_apart_and_a_back_over_a_hidden_tile_is_not_
     assert row["exact"] == 1  # backs are figures of their own, not part of the board
     figures = summarise([row])
     assert figures["face_down_recall"] == 0.5 and figures["face_down_precision"] == 0.5
+
+
+def test_a_partly_hidden_back_is_neither_wanted_nor_extra():
+    # A back with a hand over a corner (the studio marks it ``hidden``), like a face-up tile so:
+    # missing it costs nothing, and reporting it invents nothing.
+    truth = dict(copy.deepcopy(TRUTH), face_down=[back(900), dict(back(1100), hidden=True)])
+    missed = compare(truth, {"tiles": copy.deepcopy(TRUTH["tiles"]), "face_down": [back(905)]})
+    assert (missed["face_down"], missed["face_down_found"], missed["face_down_extra"]) == (1, 1, 0)
+    reported = compare(truth, {"tiles": copy.deepcopy(TRUTH["tiles"]), "face_down": [back(905), back(1105)]})
+    assert (reported["face_down"], reported["face_down_found"], reported["face_down_extra"]) == (1, 1, 0)
+    assert summarise([missed])["face_down_recall"] == 1.0 and summarise([reported])["face_down_precision"] == 1.0
 
 
 def test_the_truths_own_tiles_can_be_read_at_their_true_outlines(tmp_path, capsys):

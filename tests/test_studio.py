@@ -479,3 +479,14 @@ def test_the_datasets_commands_write_what_they_say(tmp_path, capsys):
     assert drawn[:, :640].min() < 128 and drawn[:, 640:].min() == 255
     printed = capsys.readouterr().out
     assert f"wrote {len(data['labels'])} crops to {crops}" in printed and f"wrote {sheet}" in printed
+
+
+def test_a_back_under_an_arm_is_marked_hidden():
+    # Test scene 2001858: an arm across a pile of 11 white backs, five under it (one with a
+    # corner showing beside it). Like a face-up tile with a corner hidden, such a back need not
+    # be found (``vision.evaluate``); the six in full view must.
+    rendered = render(RenderJob(seed=2001858, pair=True).scene())
+    hidden = [b["hidden"] for b in rendered.truth["face_down"]]
+    middles = [np.mean(b["corners"], 0).round().astype(int) for b in rendered.truth["face_down"]]
+    under_the_arm = [bool(rendered.mask[y, x] == 255) for x, y in middles]  # the mask's occluders
+    assert len(hidden) == 11 and sum(hidden) == 5 and hidden == under_the_arm

@@ -58,11 +58,12 @@ def compare(truth: dict, reading: dict) -> dict:
     A tile with a corner hidden (under a hand) cannot be read whole: it is neither wanted nor,
     when the reader reports it anyway, invented. Only tiles reported with numbers count: an
     outline the reader left unread is neither a found tile nor an extra one. Face-down tiles
-    are counted in their own columns; a back reported over a partly hidden tile (a hand) is
-    not an extra one. For the same reason, when the tile added since the previous photo is partly
-    hidden (the hand placing it), reporting no placement is the right answer: the reader is
-    asked to say what it cannot settle, not to guess; a placement it does report must be the
-    true one."""
+    are counted in their own columns, and one partly hidden (``"hidden": true``: a hand over
+    where a corner's number would be) is neither wanted nor, reported, invented; nor is a back
+    reported over a partly hidden face-up tile. For the same reason, when the tile added since
+    the previous photo is partly hidden (the hand placing it), reporting no placement is the
+    right answer: the reader is asked to say what it cannot settle, not to guess; a placement it
+    does report must be the true one."""
     wanted = [t for t in truth["tiles"] if not any(c.get("hidden") for c in t["corners"])]
     partly_hidden = [t for t in truth["tiles"] if any(c.get("hidden") for c in t["corners"])]
     got = list(reading.get("tiles", []))
@@ -94,10 +95,12 @@ def compare(truth: dict, reading: dict) -> dict:
     for tile in partly_hidden:
         _take_match(tile, got, free)
     extra = len(free)
+    backs_wanted = [b for b in truth.get("face_down", []) if not b.get("hidden")]
+    backs_hidden = [b for b in truth.get("face_down", []) if b.get("hidden")]
     backs = list(reading.get("face_down", []))
     free_backs = list(range(len(backs)))
-    backs_found = sum(_take_match(back, backs, free_backs) is not None for back in truth.get("face_down", []))
-    for tile in partly_hidden:
+    backs_found = sum(_take_match(back, backs, free_backs) is not None for back in backs_wanted)
+    for tile in partly_hidden + backs_hidden:
         _take_match(tile, backs, free_backs)
     studio = truth.get("studio", {})
     score_right = placement_hidden = placement = ""
@@ -121,7 +124,7 @@ def compare(truth: dict, reading: dict) -> dict:
         "wrong_tiles": wrong_tiles + missed + extra,
         "score_right": score_right,
         "placement_hidden": placement_hidden,
-        "face_down": len(truth.get("face_down", [])),
+        "face_down": len(backs_wanted),
         "face_down_found": backs_found,
         "face_down_extra": len(free_backs),
         "ms": round(reading.get("timing_ms", {}).get("total", 0.0), 1),
