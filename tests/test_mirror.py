@@ -138,6 +138,37 @@ def test_a_tile_added_between_two_mirror_images_is_scored_as_between_the_photos(
     assert _as_read(reading, mirror=True) == _as_read(plain)
 
 
+def test_a_photo_after_a_mirror_image_is_read_flipped_back_first(reader, sample):
+    # Two photos from one camera: the earlier one read as a mirror image, the later is read
+    # flipped back first, and, its tiles then reading clockwise, is not checked.
+    photo, before = sample
+    earlier = reader.read(before[:, ::-1])
+    reading = reader.read(photo[:, ::-1], previous=earlier, previous_image=before[:, ::-1])
+    assert earlier.mirror_image and reading.mirror_image
+    assert "mirror" not in reading.timing_ms
+
+
+def test_an_earlier_reading_made_the_other_way_round_is_made_again_from_its_photo(reader, sample, monkeypatch):
+    # The later photo reads as a mirror image, but the earlier reading was made as its photo is
+    # (here: the earlier photo unmirrored, as a reading of its mirror image would come out where
+    # too few tiles show which way round it is). The earlier photo is read again flipped back,
+    # so the tile added is found between two readings made the same way round.
+    photo, before = sample
+    plain = reader.read(photo, previous=reader.read(before), previous_image=before)
+    seen = []
+    read_as_shown = reader._read_as_shown
+
+    def spy(image, *args):
+        seen.append(image)
+        return read_as_shown(image, *args)
+
+    monkeypatch.setattr(reader, "_read_as_shown", spy)
+    reading = reader.read(photo[:, ::-1], previous=reader.read(before), previous_image=before[:, ::-1])
+    assert reading.mirror_image
+    assert sum(np.array_equal(image, before) for image in seen) == 2  # as the earlier reading, and flipped back
+    assert reading.last_placement == plain.last_placement
+
+
 def test_a_photo_hard_to_read_is_checked_but_read_as_it_is(reader):
     # Tiny tiles, read unsurely: hardly any tile reads surely either way round, in the photo or
     # in its mirror image, so it is checked (the "mirror" stage) and not flipped.

@@ -234,7 +234,7 @@ class Reader:
         previous_image: np.ndarray | None = None,
         known: Board | None = None,
         provisional: Collection[Cell] = (),
-        mirror_image: bool = False,
+        mirror_image: bool | None = None,
     ) -> Reading:
         """``previous``: the reading of an earlier photo, to find and score the one tile added
         since; ``previous_image``: that photo (with ``known``, the live game's last frame that
@@ -251,13 +251,16 @@ class Reader:
         picture too small or too narrow to show a tile (``vision.image_io.as_photo``). A photo
         far noisier than the studio's is smoothed first, the earlier one alike (``vision.noise``).
         A mirror image (a selfie camera's) is read flipped back (``vision.mirror``);
-        ``mirror_image``: the camera is known to mirror its picture (a live game's last frame
-        read so), so the photo is read flipped back first and checked the other way round."""
+        ``mirror_image``: whether the camera is known to mirror its picture (a live game's last
+        frame read so; None: as ``previous`` was read, from the same camera), in which case the
+        photo is read flipped back first and checked the other way round."""
         image = as_photo(image, path or "image")
         previous_image = None if previous_image is None else as_photo(previous_image, "the previous photo")
         rules = get_rules(rules) if isinstance(rules, str) else rules or self.rules
         game = KnownBoard(known, frozenset(provisional)) if known is not None else None
         photos = _Photos(image, previous, previous_image, path)
+        if mirror_image is None:
+            mirror_image = previous is not None and previous.mirror_image
         reading, sight = self._read_way_round(photos, mirror_image, rules, game)
         if may_be_mirrored(sight.way_round, len(reading.tiles)):
             reading, sight = self._checked_the_other_way_round(reading, sight, photos, rules, game)
@@ -268,9 +271,17 @@ class Reader:
     ) -> tuple[Reading, _Sight]:
         """The photo read as it is or, ``flipped``, flipped back (the earlier photo and reading
         too), given in the photo's own pixels, with advice to turn the mirroring off where it
-        shows tiles (a live game's frame of a hand over the table says nothing of the camera)."""
+        shows tiles (a live game's frame of a hand over the table says nothing of the camera).
+        An earlier reading made the other way round is made again this way round from the
+        earlier photo, which one camera took: the tile added is found between two readings of
+        one kind, and the timings count that read too."""
         shown = photos.flipped if flipped else photos
+        again: dict[str, float] = {}
+        if shown.previous is not None and shown.previous.mirror_image != flipped and shown.previous_image is not None:
+            earlier, _ = self._read_as_shown(shown.previous_image, None, rules, None, None, None)
+            shown, again = replace(shown, previous=earlier), earlier.timing_ms
         reading, sight = self._read_as_shown(shown.image, shown.previous, rules, shown.path, shown.previous_image, game)
+        reading = replace(reading, timing_ms=_added(again, reading.timing_ms))
         if not flipped:
             return reading, sight
         said = (MIRRORED_ADVICE,) if reading.tiles else ()
