@@ -18,7 +18,7 @@ import numpy as np
 from datasets.make import RenderJob, run_jobs, through_jpeg
 from datasets.studio import render
 from models.finder_data import CORE_GROWTH_PHOTOS, VALIDATION_SEEDS
-from vision.evaluate import MATCHED_WITHIN, tile_corners
+from vision.evaluate import MATCHED_WITHIN, partly_hidden, tile_corners
 from vision.find import TileFinder, edge_lengths
 
 FIRST_SEED = VALIDATION_SEEDS + CORE_GROWTH_PHOTOS  # after the photos that measure core_growth in training
@@ -32,10 +32,10 @@ def finder_photo(job: RenderJob) -> tuple[np.ndarray, np.ndarray, np.ndarray, st
     tiles not partly hidden, and its set's style."""
     scene = job.scene()
     rendered = render(scene)
-    whole_tiles = [t for t in rendered.truth["tiles"] if not any(c["hidden"] for c in t["corners"])]
-    face_up = np.array([tile_corners(t) for t in whole_tiles]).reshape(-1, 3, 2)
-    whole_backs = [t for t in rendered.truth["face_down"] if not t["hidden"]]
-    face_down = np.array([tile_corners(t) for t in whole_backs]).reshape(-1, 3, 2)
+    face_up, face_down = (
+        np.array([tile_corners(t) for t in tiles if not partly_hidden(t)]).reshape(-1, 3, 2)
+        for tiles in (rendered.truth["tiles"], rendered.truth["face_down"])
+    )
     return through_jpeg(rendered.image, scene.options["jpeg"]), face_up, face_down, scene.style.name
 
 

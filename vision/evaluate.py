@@ -35,6 +35,17 @@ def tile_corners(tile: dict) -> np.ndarray:
     return np.array([[c["x"], c["y"]] if isinstance(c, dict) else c for c in tile["corners"]], np.float64)
 
 
+def partly_hidden(tile: dict) -> bool:
+    """Whether a truth tile is partly hidden (a hand, an arm or the photo's edge over where a
+    number sits, or would sit on a back): such a tile is neither wanted nor, reported, invented."""
+    return bool(tile.get("hidden")) or any(isinstance(c, dict) and c.get("hidden") for c in tile["corners"])
+
+
+def _whole_and_partly_hidden(tiles: list[dict]) -> tuple[list[dict], list[dict]]:
+    """The truth tiles (or backs) in full view, and those partly hidden (``partly_hidden``)."""
+    return [t for t in tiles if not partly_hidden(t)], [t for t in tiles if partly_hidden(t)]
+
+
 def _side(tile: dict) -> float:
     """A tile's side in the photo (its first edge), in pixels."""
     corners = tile_corners(tile)
@@ -64,8 +75,7 @@ def compare(truth: dict, reading: dict) -> dict:
     the previous photo is partly hidden (the hand placing it), reporting no placement is the
     right answer: the reader is asked to say what it cannot settle, not to guess; a placement it
     does report must be the true one."""
-    wanted = [t for t in truth["tiles"] if not any(c.get("hidden") for c in t["corners"])]
-    partly_hidden = [t for t in truth["tiles"] if any(c.get("hidden") for c in t["corners"])]
+    wanted, hidden = _whole_and_partly_hidden(truth["tiles"])
     got = list(reading.get("tiles", []))
     free = list(range(len(got)))
     pairs = [(tile, match) for tile in wanted if (match := _take_match(tile, got, free)) is not None]
@@ -92,21 +102,20 @@ def compare(truth: dict, reading: dict) -> dict:
     ]
     wrong_tiles = sum(w > 0 or m for w, m in zip(wrong, misplaced))
     missed = len(wanted) - found
-    for tile in partly_hidden:
+    for tile in hidden:
         _take_match(tile, got, free)
     extra = len(free)
-    backs_wanted = [b for b in truth.get("face_down", []) if not b.get("hidden")]
-    backs_hidden = [b for b in truth.get("face_down", []) if b.get("hidden")]
+    backs_wanted, backs_hidden = _whole_and_partly_hidden(truth.get("face_down", []))
     backs = list(reading.get("face_down", []))
     free_backs = list(range(len(backs)))
     backs_found = sum(_take_match(back, backs, free_backs) is not None for back in backs_wanted)
-    for tile in partly_hidden + backs_hidden:
+    for tile in hidden + backs_hidden:
         _take_match(tile, backs, free_backs)
     studio = truth.get("studio", {})
     score_right = placement_hidden = placement = ""
     if truth.get("last_placement") and "last_placement" in reading and reading.get("previous"):
         mine, theirs = reading["last_placement"], truth["last_placement"]
-        placement_hidden = int(any(t["cell"] == theirs["cell"] for t in partly_hidden))
+        placement_hidden = int(any(t["cell"] == theirs["cell"] for t in hidden))
         if mine:
             placement = _outcome(mine, theirs)
             score_right = int(placement == "scored")
@@ -381,7 +390,7 @@ def _read_at_true_outlines(folder: Path, truths: list[dict]):
 
     reader = Reader()
     for truth in truths:
-        tiles = [t for t in truth["tiles"] if not any(c.get("hidden") for c in t["corners"])]
+        tiles, _ = _whole_and_partly_hidden(truth["tiles"])
         if not tiles:
             yield {"tiles": []}
             continue
