@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from engine.lattice import Cell, LatticeMap, Point, cell_corners, cells_around, edge_neighbours, shared_points
+from engine.lattice import (
+    Cell,
+    LatticeMap,
+    Point,
+    cell_corners,
+    cells_around,
+    edge_neighbours,
+    mirror_image,
+    shared_points,
+)
 from engine.rules import Rules
 from engine.tiles import Corners, Tile, canonical, format_corners, is_in_set
 
@@ -114,6 +123,10 @@ class Board:
     def moved(self, mapping: LatticeMap) -> Board:
         """The same tiles in another lattice frame (each photo, and the game, picks its own)."""
         return Board(tuple(PlacedTile(*mapping.corners(p.cell, p.corners)) for p in self.placements))
+
+    def mirrored(self) -> Board:
+        """The board as a mirror shows it (``engine.lattice.mirror_image``)."""
+        return Board(tuple(PlacedTile(*mirror_image(p.cell, p.corners)) for p in self.placements))
 
     def touching(self, point: Point, exclude: Cell | None = None) -> list[PlacedTile]:
         """Tiles that have a corner at this lattice point."""

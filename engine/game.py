@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Literal
 
 from engine.board import Board, PlacedTile, Violation
-from engine.lattice import Cell, check_within_reach
+from engine.lattice import Cell, check_within_reach, mirror_image
 from engine.rules import Rules, get_rules
 from engine.scoring import PlacementResult, judge_placement
 from engine.tiles import Corners, tile_set
@@ -344,10 +344,8 @@ class Game:
         """Take back the last event; the state is rebuilt from the log without it."""
         if not self.log:
             raise IllegalEvent("nothing to undo")
-        events = [e.event for e in self.log[:-1]]
         undone = self.log[-1].event
-        replay = Game(self.players, self.rules, events)
-        self.state, self.log = replay.state, replay.log
+        self._replay(self.events[:-1])
         return undone
 
     def correct(self, corrections: Mapping[Cell, Corners]) -> list[LogEntry]:
@@ -355,22 +353,42 @@ class Game:
         misread tile and the one read to fit it beside it are legal only together. The log
         replays, scores follow, and the game stays as it was (IllegalEvent) if the rules then
         refuse any event. Returns the corrected placements' new entries, in the order given."""
-        ends = [i for i, entry in enumerate(self.log) if isinstance(entry.event, EndRound)]
-        round_start = ends[-1] + 1 if ends else 0
-        events = self.events
+        events, placed = self.events, self._round_placements()
         indices = []
         for cell, corners in corrections.items():
-            index = next(
-                (i for i in range(round_start, len(events)) if isinstance(events[i], Place) and events[i].cell == cell),
-                None,
-            )
+            index = next((i for i in placed if events[i].cell == cell), None)
             if index is None:
                 raise IllegalEvent(f"no tile of this round was placed at {list(cell)}")
-            events[index] = event_from_dict({**event_to_dict(events[index]), "corners": list(corners)})
+            events[index] = _placed_otherwise(events[index], cell, corners)
             indices.append(index)
+        self._replay(events)
+        return [self.log[index] for index in indices]
+
+    def mirror_round(self, numbers: Mapping[Cell, Corners]) -> list[LogEntry]:
+        """Turn this round's board over (``engine.lattice.mirror_image``): each placement moves to
+        its cell in the board's mirror image, with its numbers re-listed clockwise there, or
+        those ``numbers`` gives for that cell. A camera that mirrors its picture, unnoticed
+        (``vision.mirror``), had a live game commit the table turned over; a tile of three
+        different numbers, turned over, is no set tile, so the numbers read the right way round
+        are given for those. Scores follow, as the log replays; IllegalEvent, the game as it was,
+        if the rules then refuse any event. Returns the round's placements' new entries."""
+        events, placed = self.events, self._round_placements()
+        for index in placed:
+            cell, corners = mirror_image(events[index].cell, events[index].corners)
+            events[index] = _placed_otherwise(events[index], cell, numbers.get(cell, corners))
+        self._replay(events)
+        return [self.log[index] for index in placed]
+
+    def _round_placements(self) -> list[int]:
+        """The log indices of this round's placements."""
+        ends = [i for i, entry in enumerate(self.log) if isinstance(entry.event, EndRound)]
+        start = ends[-1] + 1 if ends else 0
+        return [i for i in range(start, len(self.log)) if isinstance(self.log[i].event, Place)]
+
+    def _replay(self, events: list[Event]) -> None:
+        """Become the game these events make (IllegalEvent, unchanged, if the rules refuse one)."""
         replay = Game(self.players, self.rules, events)
         self.state, self.log = replay.state, replay.log
-        return [self.log[index] for index in indices]
 
     @property
     def events(self) -> list[Event]:
@@ -395,3 +413,8 @@ class Game:
 
     def to_dict(self) -> dict:
         return {"rules": self.rules.name, **self.state.to_dict(), "events": [e.to_dict() for e in self.log]}
+
+
+def _placed_otherwise(event: Place, cell: Cell, corners: Corners) -> Place:
+    """The placement with another cell and numbers, checked as any placement given from outside."""
+    return event_from_dict({**event_to_dict(event), "cell": list(cell), "corners": list(corners)})

@@ -109,9 +109,26 @@ class LatticeMap:
 
     def corners(self, cell: Cell, numbers: tuple[int, int, int]) -> tuple[Cell, tuple[int, int, int]]:
         """Where a placed tile goes, with its numbers re-listed in the new cell's clockwise order."""
-        number_at = {self.point(p): n for p, n in zip(cell_corners(cell), numbers)}
-        new_cell = cell_from_corners(list(number_at))
-        return new_cell, tuple(number_at[p] for p in cell_corners(new_cell))
+        return _listed_clockwise({self.point(p): n for p, n in zip(cell_corners(cell), numbers)})
+
+
+def mirror_image(cell: Cell, numbers: tuple[int, int, int]) -> tuple[Cell, tuple[int, int, int]]:
+    """Where a placed tile lies in the board's mirror image (left and right swapped about the
+    points of ``m = 0``), with its numbers re-listed in that cell's clockwise order. No turn of
+    the lattice makes a board its mirror image: a board read from a mirrored picture is the
+    table's turned over, and each of its tiles reads anticlockwise."""
+    return _listed_clockwise({(-m, k): n for (m, k), n in zip(cell_corners(cell), numbers)})
+
+
+def mirror_cell(cell: Cell) -> Cell:
+    """The cell's place in the board's mirror image (``mirror_image``)."""
+    return (-cell[0], cell[1])
+
+
+def _listed_clockwise(number_at: dict[Point, int]) -> tuple[Cell, tuple[int, int, int]]:
+    """The cell with these three points as its corners, and their numbers in its clockwise order."""
+    cell = cell_from_corners(list(number_at))
+    return cell, tuple(number_at[p] for p in cell_corners(cell))
 
 
 def maps_onto(cell: Cell, target: Cell) -> tuple[LatticeMap, ...]:

@@ -25,7 +25,7 @@ import numpy as np
 
 from engine.board import PlacedTile
 from engine.game import EVENT_TYPES, EndRound, Game, IllegalEvent, LogEntry, Place, event_from_dict, event_to_dict
-from engine.lattice import Cell
+from engine.lattice import Cell, mirror_cell, mirror_image
 from engine.moves import fitting_tiles
 from engine.rules import described, game_rules
 from engine.svg import board_svg
@@ -274,11 +274,16 @@ class GameSession:
         else:
             verdict = self.table.observe(view, self._record(opener), now)
         corrected: list[dict] = []
-        while verdict.corrections:
+        while verdict.corrections or verdict.mirrored:
+            numbers = {placed.cell: placed.corners for placed in verdict.corrections}
             try:
-                entries = self.game.correct({placed.cell: placed.corners for placed in verdict.corrections})
+                if verdict.mirrored:
+                    entries = self.game.mirror_round(numbers)
+                    self._mirror_marks()
+                else:
+                    entries = self.game.correct(numbers)
                 corrected += [entry.to_dict() for entry in entries]
-                self.provisional -= {placed.cell for placed in verdict.corrections}
+                self.provisional -= set(numbers)
             except IllegalEvent as error:
                 verdict = Verdict("out_of_sync", f"{verdict.message}, which the rules do not allow: {error}")
                 break
@@ -297,6 +302,13 @@ class GameSession:
                 self.provisional.add(verdict.placement.cell)
         self.status = verdict
         return verdict, entry, corrected
+
+    def _mirror_marks(self) -> None:
+        """The round's cells placed by hand, provisional and taken back, where the board turned
+        over (``Game.mirror_round``) has them."""
+        self.trusted = {mirror_cell(cell) for cell in self.trusted}
+        self.provisional = {mirror_cell(cell) for cell in self.provisional}
+        self.taken_back = {PlacedTile(*mirror_image(p.cell, p.corners)) for p in self.taken_back}
 
     def take_up(self, stored: GameSession) -> None:
         """Become the game ``stored`` holds, as another program wrote it: its log and cells. The
@@ -371,7 +383,8 @@ class GameSession:
                 mirror_image=mirror_image,
             )
         with self.lock:
-            if reading is not None:
+            if reading is not None and reading.mirror_image != self.mirror_image:
+                self.table.read_the_other_way_round()
                 self.mirror_image = reading.mirror_image
             entry, corrected, provisional = None, [], set(self.provisional)
             if need == "moving":
@@ -418,7 +431,9 @@ def view_of(reading: Reading) -> TableView:
     board_at = tuple((t.cell, _centre(t.corners)) for t in reading.tiles if t.cell is not None)
     unsure_cells = frozenset(t.cell for t in reading.tiles if t.cell is not None and t.ambiguous)
     loose_unsure = tuple(t.numbers for t in unsure)
-    return TableView(reading.board, loose, reading, loose_at, unread_at, board_at, unsure_cells, loose_unsure)
+    return TableView(
+        reading.board, loose, reading, loose_at, unread_at, board_at, unsure_cells, loose_unsure, reading.mirror_image
+    )
 
 
 def _centre(corners) -> tuple[float, float]:

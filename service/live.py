@@ -18,6 +18,9 @@ board:
   scorekeeper fixes a number once the next tile beside it makes it plain; so is a tile committed
   surely, where a neighbour read as the game has it (or a new tile) shows each changed number;
 - a tile of the board read unsurely otherwise: the game's numbers stand;
+- the game's board turned over (a camera that mirrors its picture, its first frames read as
+  they came): the board turned over (the caller rewrites the round), with the numbers the view
+  reads in its cells (``turned_over``);
 - several new tiles (turns played while no view held): the one seen before the others appeared,
   or else the one whose place in the picture changed before theirs did, or else the only one the
   board allows alone (the others join it), is committed, and the next view tells the next one;
@@ -55,7 +58,7 @@ import numpy as np
 
 from engine.board import Board, PlacedTile, check_placement
 from engine.game import GameState, IllegalEvent, Place, advance
-from engine.lattice import Cell, LatticeMap, maps_onto
+from engine.lattice import Cell, LatticeMap, maps_onto, mirror_cell, mirror_image
 from engine.rules import Rules
 from engine.tiles import LARGE_MAX, Tile, canonical, format_corners
 from vision.added import frame_map
@@ -81,6 +84,10 @@ UNSURE_PLACEMENT = ", read unsurely: check its numbers"
 REMEMBERED_READINGS = 300  # readings kept to tell the order in which new tiles appeared
 REMEMBERED_STILLS = 100  # still thumbnails kept to tell it (one each time the picture moved; 58 kB each)
 OPENING_TRIPLE_AMONG = 3  # joined tiles before the round's first, at most, of which a lone triple opens
+# Tiles of the game's board, at least, that a view turned over must show as the game has them
+# (and more than the view as it is shows) for the game to be taken for the table turned over.
+TURNED_OVER_FROM = 2
+TURNED_OVER_SHARE = 0.5  # ... and show at least this share of its cells (a hand over the rest, at most)
 CHOICES_AT_MOST = 4  # new tiles, at most, offered to a player to name the one played first
 # A still picture whose frames are noisier than this (grey levels, ``vision.noise``: a webcam in
 # dim light) is read as the running mean of its still frames, each new one weighing at least
@@ -120,6 +127,7 @@ class TableView:
     board_at: tuple[tuple[Cell, PixelPoint], ...] = ()  # the centre of each joined tile
     unsure: frozenset[Cell] = frozenset()  # joined tiles read with a number flagged unsure
     loose_unsure: tuple[tuple[int, int, int], ...] = ()  # loose tiles read with one; they lie among ``unread_at``
+    mirror_image: bool = False  # read flipped back: the frame was a mirror image (``vision.mirror``)
 
     @property
     def fullness(self) -> tuple[int, int]:
@@ -155,7 +163,9 @@ class Verdict:
     alone), for a player to name one, in the game's frame (before the round's first tile, the
     view's, which that tile's cell makes the round's). ``taken_back_seen``: of the placements
     players took back (``GameRecord.taken_back``), those the view still shows (None: it tells
-    nothing of them, the board not matched)."""
+    nothing of them, the board not matched). ``mirrored``: the game's board of this round is the
+    view's turned over (``turned_over``): the caller turns it over, giving it ``corrections``'
+    numbers, which are then in the frame of the board turned over."""
 
     status: Status
     message: str
@@ -165,6 +175,7 @@ class Verdict:
     confirmed: frozenset[Cell] = frozenset()
     choices: tuple[PlacedTile, ...] = ()
     taken_back_seen: frozenset[PlacedTile] | None = None
+    mirrored: bool = False
 
 
 def thumbnail(image: np.ndarray) -> np.ndarray:
@@ -215,13 +226,17 @@ def to_the_game(view: TableView, record: GameRecord) -> LatticeMap | None:
     match the view by: studio game 2000446 lost every turn after the second so, its 5-5-5 read
     now and then as 5-4-5 and the tile beside it as 2-5-5 or 3-5-5."""
     mapping = frame_map(view.board, record.state.board)
-    if mapping is not None or record.seen is None:
-        return mapping
+    return mapping if mapping is not None else _by_place(view.board_at, record)
+
+
+def _by_place(centres: tuple[tuple[Cell, PixelPoint], ...], record: GameRecord) -> LatticeMap | None:
+    """The symmetry sending the cells of tiles lying at ``centres`` to the game's frame, from
+    where the tiles of the last view that counted lie (``_map_by_place``)."""
     seen = record.seen
-    seen_to_game = frame_map(seen.board, record.state.board)
+    seen_to_game = None if seen is None else frame_map(seen.board, record.state.board)
     if seen_to_game is None:
         return None
-    return _map_by_place(view.board_at, tuple((seen_to_game.cell(cell), at) for cell, at in seen.board_at))
+    return _map_by_place(centres, tuple((seen_to_game.cell(cell), at) for cell, at in seen.board_at))
 
 
 def _map_by_place(
@@ -264,13 +279,16 @@ def judge_view(
         return _opening(view, record, opening, first, opening_unread)
     board = view.board
     mapping = to_the_game(view, record)
+    seen = _in_the_frame(board, mapping)
+    turned = turned_over(view, record, seen)
+    if turned is not None:
+        return turned
     if mapping is None:
         if _the_opening_alone(view, state):
             return Verdict("in_sync", "the table matches the game")
         if not len(board):
             return Verdict("covered", "the board is hidden or out of the picture")
         return Verdict("out_of_sync", "the tiles on the table do not match the game's board")
-    seen = dict(mapping.corners(p.cell, p.corners) for p in board.placements)
     unsure = {mapping.cell(cell) for cell in view.unsure}
     confirmed = frozenset(
         p.cell
@@ -279,6 +297,75 @@ def judge_view(
     )
     still = frozenset(placed for placed in record.taken_back if seen.get(placed.cell) == placed.corners)
     return replace(_against_the_board(seen, unsure, record, first), confirmed=confirmed, taken_back_seen=still)
+
+
+def _in_the_frame(board: Board, mapping: LatticeMap | None) -> dict[Cell, tuple[int, int, int]]:
+    """The numbers of ``board``'s tiles by cell in the frame ``mapping`` takes it to (none without one)."""
+    return {} if mapping is None else dict(mapping.corners(p.cell, p.corners) for p in board.placements)
+
+
+def turned_over(view: TableView, record: GameRecord, seen: dict[Cell, tuple[int, int, int]]) -> Verdict | None:
+    """The verdict that turns the game's board over (``Verdict.mirrored``) where the table is its
+    mirror image: the game committed a mirroring camera's frames as they came, before its tiles
+    showed which way round it is (two equal numbers read alike both ways: ``vision.mirror``), and
+    the frames read the right way round since match no turn of it (mirrored studio game 2000400
+    stayed out of sync from its fourth tile to its end). So where the view turned over shows at
+    least ``TURNED_OVER_FROM`` tiles of the board as the game has them, and more than the view as
+    it is does (``seen``: the view in the game's frame), or, read the other way round from the
+    last view that counted, lies where the board's tiles lay (``_turned_by_place``); and where it
+    shows at least ``TURNED_OVER_SHARE`` of the board's cells. The verdict gives the numbers the
+    view reads surely in the game's cells: a tile of three different numbers committed so was
+    misread (turned over, it is no set tile)."""
+    state = record.state
+    if len(state.board) < TURNED_OVER_FROM:
+        return None
+    as_it_is = _as_the_game_has_them(seen, state.board)
+    if as_it_is == len(state.board):
+        return None
+    board_turned = view.board.mirrored()  # its tiles in the order of the view's
+    turned = frame_map(board_turned, state.board)
+    shown_turned = _as_the_game_has_them(_in_the_frame(board_turned, turned), state.board)
+    if shown_turned < TURNED_OVER_FROM or shown_turned <= as_it_is:
+        turned = _turned_by_place(view, record, as_it_is)
+        if turned is None:
+            return None
+    shown = [
+        (placed, as_seen)
+        for placed, as_seen in zip(board_turned.placements, view.board.placements)
+        if turned.cell(placed.cell) in state.board
+    ]
+    if len(shown) < TURNED_OVER_SHARE * len(state.board):
+        return None
+    numbers = tuple(
+        PlacedTile(*mirror_image(*turned.corners(placed.cell, placed.corners)))
+        for placed, as_seen in shown
+        if as_seen.cell not in view.unsure
+    )
+    return Verdict(
+        "corrected",
+        "the game's board is the table's mirror image (a camera that mirrors its picture, its first tiles"
+        " read before they showed it): turned over",
+        corrections=numbers,
+        mirrored=True,
+    )
+
+
+def _turned_by_place(view: TableView, record: GameRecord, as_it_is: int) -> LatticeMap | None:
+    """Where the view was read the other way round from the last view that counted, and shows
+    fewer than ``TURNED_OVER_FROM`` tiles of the game's board as the game has them (``as_it_is``),
+    the symmetry taking it, turned over, to the game's frame by where its tiles lie: printed
+    numbers read from a mirror image are misread besides (mirrored studio game 2000401 committed
+    its 3-3-5 as 2-5-5 and its 1-1-3 as 1-1-5), so that none may show as the game has them, but
+    the tiles lie where they lay."""
+    seen = record.seen
+    if as_it_is >= TURNED_OVER_FROM or seen is None or seen.mirror_image == view.mirror_image:
+        return None
+    return _by_place(tuple((mirror_cell(cell), at) for cell, at in view.board_at), record)
+
+
+def _as_the_game_has_them(seen: dict[Cell, tuple[int, int, int]], game_board: Board) -> int:
+    """The tiles of ``game_board`` that a view (``seen``: in the game's frame) shows as it has them."""
+    return sum(seen.get(placed.cell) == placed.corners for placed in game_board.placements)
 
 
 def _against_the_board(
@@ -616,6 +703,15 @@ class LiveTable:
         self._reference = None
         if board_changed:
             self._order_settled()
+
+    def read_the_other_way_round(self) -> None:
+        """Forget the readings that tell the order of new tiles: the frames are now read the
+        other way round (a mirroring camera found out, or its mirroring turned off), and a tile
+        of three different numbers read the wrong way round shows as none, so that a tile played
+        after it seems to have come first (mirrored studio game 2000400's 1-1-4, played after its
+        1-4-5, was so not allowed alone). The still pictures, which show where a tile came
+        first, are kept."""
+        self._history = []
 
     def _order_settled(self) -> None:
         """Forget what tells the order of new tiles (the readings, and the still pictures but the

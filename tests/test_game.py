@@ -237,3 +237,32 @@ def test_a_placement_of_the_round_is_corrected_and_the_log_replays():
     with pytest.raises(IllegalEvent):
         game.correct({(1, 0): (4, 3, 4)})  # its corners no longer match the first tile's
     assert (game.state, game.log) == before
+
+
+def test_the_round_turned_over_moves_each_tile_to_its_mirror_image_and_the_log_replays():
+    # A live game committed from a camera that mirrors its picture, before its tiles showed it,
+    # holds the table turned over; turned over again, two equal numbers read alike, scores
+    # stay, and a tile of three different numbers takes the numbers read the right way round.
+    game = Game(
+        ["Ann", "Bob"],
+        "pressman-us",
+        [Place(0, (0, 0), (5, 5, 5)), Place(1, (1, 0), (5, 3, 5)), Draw(0), Place(0, (-1, 0), (2, 5, 5))],
+    )
+    board, scores = game.state.board, game.state.scores
+    entries = game.mirror_round({})
+    assert game.state.board == board.mirrored() and game.state.scores == scores
+    turned = [Place(0, (0, 0), (5, 5, 5)), Place(1, (-1, 0), (3, 5, 5)), Place(0, (1, 0), (5, 2, 5))]
+    assert [entry.event for entry in entries] == turned and game.log[2].event == Draw(0)
+
+    game.apply(Place(1, (2, 0), (2, 3, 5)))  # beside 5-2-5: three different numbers
+    before = (game.state, list(game.log))
+    with pytest.raises(IllegalEvent, match="not a tile"):
+        game.mirror_round({})  # 2-5-3 is no set tile
+    assert (game.state, game.log) == before
+    game.mirror_round({(-2, 0): (2, 5, 0)})
+    assert game.state.board.by_cell[(-2, 0)].corners == (2, 5, 0) and game.state.board.by_cell[(1, 0)].corners == (
+        5,
+        3,
+        5,
+    )
+    assert game.state.scores[1] == before[0].scores[1] - 10 + 7

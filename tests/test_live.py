@@ -9,7 +9,7 @@ import pytest
 
 from engine.board import Board, PlacedTile, check_placement
 from engine.game import Game, IllegalEvent, Place, advance
-from engine.lattice import Cell, LatticeMap, cell_corners, edge_neighbours
+from engine.lattice import Cell, LatticeMap, cell_corners, edge_neighbours, mirror_cell, point_xy
 from engine.moves import legal_moves
 from engine.rules import game_rules, get_rules
 from engine.simulate import random_board
@@ -1365,6 +1365,112 @@ def test_a_correction_the_rules_refuse_leaves_the_game_as_it_was(grown):
     verdict, entry, corrected = session.see(TableView(before.with_tile(broken)), 0.0, still=True)
     assert verdict.status == "out_of_sync" and "the rules do not allow" in verdict.message
     assert entry is None and corrected == [] and session.game.events == events
+
+
+def grown_with(board: Board, tiles: int, two_alike: bool) -> Board:
+    """``board`` grown to ``tiles`` tiles, each of two or three equal numbers (``two_alike``) or
+    of three different ones, the first legal move of those (by cell) in turn."""
+    while len(board) < tiles:
+        moves = legal_moves(board, tile_set(5))
+        fitting = [m for m in moves if (len(set(m.corners)) < 3) == two_alike and m.tile not in board.by_tile]
+        board = board.with_tile(min(fitting, key=lambda m: (m.cell, m.corners)))
+    return board
+
+
+def test_a_game_committed_turned_over_is_turned_over_once_the_table_is_read_the_right_way_round():
+    # Mirrored studio game 2000400 (wooden pips): a camera that mirrors its picture, read as it
+    # came, had the game commit 5-5-5, 5-1-5 and 5-5-3 turned over before 1-4-5 showed which way
+    # round it is (two equal numbers read alike both ways); read flipped back from then on, the
+    # table matched no turn of the game's board and the game stayed out of sync to its end.
+    truth = grown_with(grown_with(Board((PlacedTile((0, 0), (4, 4, 4)),)), 4, two_alike=True), 5, two_alike=False)
+    last = truth.placements[-1]
+    turned = truth.without([last.cell]).mirrored()
+    # The tile of three different numbers was misread to a set tile that fits there.
+    misread = legal_tiles(turned, mirror_cell(last.cell))[0]
+    game = game_with(turned.with_tile(misread), players=2)
+    session = GameSession("g", game, 0.0, trusted={turned.placements[1].cell}, provisional={misread.cell})
+    verdict, entry, corrected = session.see(TableView(truth.moved(CAMERA)), 0.0, still=True)
+    assert verdict.status == "in_sync" and verdict.message.startswith("the game's board is the table's mirror image")
+    assert session.game.state.board == truth and entry is None and len(corrected) == len(truth)
+    assert session.game.state.scores == game_with(truth, players=2).state.scores
+    assert session.trusted == {truth.placements[1].cell} and session.provisional == set()
+    again, _, corrected = session.see(TableView(truth.moved(CAMERA)), 1.0, still=True)
+    assert again.status == "in_sync" and corrected == [] and session.game.state.board == truth
+
+
+def told_otherwise(board: Board) -> Board:
+    """A board in the cells of ``board``, played in its order, each tile the first the rules
+    allow there of those ``board`` does not hold in that cell: the board misread throughout."""
+    told = Board()
+    for placed in board.placements:
+        moves = legal_moves(told, tile_set(5)) if len(told) else [PlacedTile(placed.cell, (1, 1, 1))]
+        other = min((m for m in moves if m.cell == placed.cell and m.tile != placed.tile), key=lambda m: m.corners)
+        told = told.with_tile(other)
+    return told
+
+
+def test_a_game_committed_turned_over_and_misread_is_turned_over_by_where_its_tiles_lie(grown):
+    # Mirrored studio game 2000401 (printed numbers): read as the camera gave them, its first
+    # tiles were committed turned over and misread besides (3-3-5 as 5-5-5, 3-2-3 as 2-5-5), so
+    # that once read flipped back no tile of the table showed as the game had it. The tiles lie
+    # where they lay in the picture: the view read the other way round from the last one that
+    # counted, turned over, is put in the game's frame by where its tiles lie.
+    truth = Board(grown.placements[:6])
+    committed = told_otherwise(truth.mirrored())
+    session = GameSession("g", game_with(committed, players=2), 0.0)
+
+    def at(cell: Cell) -> tuple[float, float]:  # a tile's centre in the mirrored picture
+        x, y = np.mean([point_xy(point) for point in cell_corners(cell)], axis=0)
+        return 1000.0 - 100 * x, 100 * y
+
+    as_it_came = TableView(committed, board_at=tuple((mirror_cell(p.cell), at(p.cell)) for p in truth.placements))
+    assert session.see(as_it_came, 0.0, still=True)[0].status == "in_sync"
+    flipped_back = TableView(truth, board_at=tuple((p.cell, at(p.cell)) for p in truth.placements), mirror_image=True)
+    verdict, _, corrected = session.see(flipped_back, 1.0, still=True)
+    assert verdict.status == "in_sync" and verdict.message.startswith("the game's board is the table's mirror image")
+    assert session.game.state.board == truth and len(corrected) == len(truth)
+    assert session.game.state.scores == game_with(truth, players=2).state.scores
+    # Read the same way round as the view before, it is not turned: the game is out of sync.
+    session = GameSession("g", game_with(committed, players=2), 0.0)
+    session.see(as_it_came, 0.0, still=True)
+    assert session.see(replace(flipped_back, mirror_image=False), 1.0, still=True)[0].status == "out_of_sync"
+    assert session.game.state.board == committed
+
+
+def test_readings_made_the_other_way_round_do_not_tell_which_tile_came_first(grown):
+    # Mirrored studio game 2000400: read as the camera gave them, its 1-4-5 read as no set tile
+    # (anticlockwise) and the 1-1-4 played after it as itself (two equal numbers read alike), so
+    # that once the frames read flipped back the 1-1-4 seemed to have come first, and was not
+    # allowed alone. Readings made before the way round changed no longer tell the order.
+    before = Board(grown.placements[:11])
+    earlier, later = next(
+        (earlier, later)
+        for cell in sorted(before.frontier())
+        for earlier in legal_tiles(before, cell)
+        if len(set(earlier.corners)) == 3
+        for later_cell in sorted(before.with_tile(earlier).frontier())
+        for later in legal_tiles(before.with_tile(earlier), later_cell)
+        if check_placement(before, later, RULES) and len(set(later.corners)) < 3
+    )
+    anticlockwise = PlacedTile(earlier.cell, earlier.corners[::-1])
+    photos = Photos(
+        photo_of(before.with_tile(anticlockwise)),
+        photo_of(before.with_tile(anticlockwise).with_tile(later)),
+        replace(photo_of(before.with_tile(earlier).with_tile(later)), mirror_image=True),
+    )
+    session = GameSession("g", game_with(before, players=2), 0.0)
+    assert [session.look(photos, PHOTO, float(at), still=True)["status"] for at in range(2)] == ["out_of_sync"] * 2
+    answer = session.look(photos, PHOTO, 2.0, still=True)
+    assert answer["status"] == "placed" and answer["placed"]["event"]["cell"] == list(earlier.cell)
+    assert session.mirror_image
+
+
+def test_a_view_that_shows_no_more_of_the_game_turned_over_does_not_turn_it(grown):
+    game = game_with(Board(grown.placements[:11]))
+    hidden = Board(grown.placements[:3]).moved(CAMERA)  # a hand over the rest
+    assert judge_view(TableView(hidden), GameRecord(game.state, RULES)).status == "covered"
+    lone = Board(grown.placements[:1]).mirrored()
+    assert judge_view(TableView(lone), GameRecord(game.state, RULES)).status == "covered"
 
 
 def misread_pair(board: Board) -> tuple[PlacedTile, PlacedTile, PlacedTile, PlacedTile]:

@@ -11,6 +11,8 @@ from engine.lattice import (
     cells_around,
     edge_neighbours,
     maps_onto,
+    mirror_cell,
+    mirror_image,
     point_xy,
     points_up,
     shared_points,
@@ -118,3 +120,26 @@ def test_map_keeps_numbers_on_their_points():
     assert canonical(numbers) == (1, 2, 5)  # rotation keeps the clockwise winding
     with pytest.raises(ValueError):
         LatticeMap(dm=1, dk=0)
+
+
+@pytest.mark.parametrize("cell", [(0, 0), (1, 0), (3, -2), (-4, 5)])
+def test_a_mirror_image_keeps_each_number_on_its_point_mirrored_and_reads_anticlockwise(cell):
+    turned, numbers = mirror_image(cell, (1, 2, 5))
+    assert turned == mirror_cell(cell) and points_up(turned) == points_up(cell)
+    for (m, k), number in zip(cell_corners(cell), (1, 2, 5)):
+        assert numbers[cell_corners(turned).index((-m, k))] == number
+    assert canonical(numbers) is None  # three different numbers, turned over: no set tile
+    assert canonical(mirror_image(cell, (2, 2, 5))[1]) == (2, 2, 5)  # two equal ones read alike both ways
+    assert mirror_image(turned, numbers) == (cell, (1, 2, 5))  # turned over twice: as it was
+
+
+def test_a_mirror_image_keeps_neighbours_and_no_turn_of_the_lattice_makes_it():
+    for cell in [(0, 0), (1, 0), (-3, 2)]:
+        for other in [*edge_neighbours(cell), (cell[0] + 2, cell[1])]:
+            assert len(shared_points(mirror_cell(cell), mirror_cell(other))) == len(shared_points(cell, other))
+    # Three cells in an L: no symmetry of the lattice sends them onto their mirror image.
+    cells = [(0, 0), (1, 0), (2, 0), (2, 1)]
+    turned = {mirror_cell(cell) for cell in cells}
+    assert all(
+        {mapping.cell(cell) for cell in cells} != turned for mapping in maps_onto(cells[0], mirror_cell(cells[0]))
+    )
