@@ -1,7 +1,7 @@
 """Live play without pixels: boards as a camera would report them, in frames of its own choosing."""
 
 import itertools
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -391,12 +391,8 @@ def test_a_session_opens_with_the_tile_a_player_names_among_those_offered():
     misread = ReadTile(None, outline, (0, 5, 5), (0.9, 0.69, 0.96), True, True)
     reading = Reading(None, 800, 600, (misread,), (), (), (), None, {}, ())
 
-    class Photos:
-        def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None, mirror_image=False):
-            return reading
-
     session = GameSession("g", Game(["Ann", "Bob"], RULES), 0.0)
-    answer = session.look(Photos(), np.zeros((600, 800, 3), np.uint8), 0.0, opener=1, still=True)
+    answer = session.look(Photos(reading), np.zeros((600, 800, 3), np.uint8), 0.0, opener=1, still=True)
     assert answer["status"] == "out_of_sync" and "it may be 0-5-5 or 5-5-5" in answer["message"]
     assert answer["game"]["live"]["choices"] == [
         {"cell": [0, 0], "corners": [0, 5, 5]},
@@ -959,16 +955,11 @@ def test_a_still_noisy_picture_is_read_as_the_mean_of_its_frames():
 
 def test_a_session_reads_a_noisy_still_table_from_its_frames_mean():
     _, frames = _a_table_in_dim_light(6, 12.0)
-    given = []
-
-    class Recorder:
-        def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None, mirror_image=False):
-            given.append(pixels)
-            return Reading(None, 640, 480, (), (), (), (), None, {}, ())
-
+    photos = Photos(Reading(None, 640, 480, (), (), (), (), None, {}, ()))
     session = GameSession("g", Game(["Ann", "Bob"], RULES), 0.0)
     for t, frame in enumerate(frames):
-        session.look(Recorder(), frame, t / 10)
+        session.look(photos, frame, t / 10)
+    given = [told.pixels for told in photos.told]
     assert len(given) == 5  # the first frame has nothing to compare with: "moving"
     assert noise_level(given[-1]) < noise_level(frames[-1]) / 2
 
@@ -1011,16 +1002,11 @@ def test_a_live_game_reads_each_frame_expecting_its_own_board():
     board = random_board(5, 6)
     session = GameSession("g", game_with(board), 0.0)
     session.provisional.add(board.placements[-1].cell)
-    told = {}
-
-    class Recorder:
-        def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None, mirror_image=False):
-            told["known"], told["provisional"] = known, provisional
-            return Reading(None, 8, 8, (), (), (), (), None, {}, ())
-
-    session.look(Recorder(), np.zeros((8, 8, 3), np.uint8), 0.0, still=True)
-    assert told["known"] == session.game.state.board and len(told["known"]) == 6
-    assert told["provisional"] == {board.placements[-1].cell}
+    photos = Photos(Reading(None, 8, 8, (), (), (), (), None, {}, ()))
+    session.look(photos, np.zeros((8, 8, 3), np.uint8), 0.0, still=True)
+    (told,) = photos.told
+    assert told.known == session.game.state.board and len(told.known) == 6
+    assert told.provisional == {board.placements[-1].cell}
 
 
 def test_a_live_game_gives_the_reader_its_last_frame_that_showed_the_game():
@@ -1035,28 +1021,22 @@ def test_a_live_game_gives_the_reader_its_last_frame_that_showed_the_game():
     shown = tuple(
         ReadTile(p.cell, outline + 30 * k, p.corners, (1.0,) * 3, True, False) for k, p in enumerate(board.placements)
     )
-    told = []
-
-    class Recorder:
-        def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None, mirror_image=False):
-            told.append(previous_image)
-            return Reading(None, 800, 600, shown, (), (), (), None, {}, ())
-
+    photos = Photos(Reading(None, 800, 600, shown, (), (), (), None, {}, ()))
     first, second = np.zeros((600, 800, 3), np.uint8), np.full((600, 800, 3), 9, np.uint8)
-    assert session.look(Recorder(), first, 0.0, still=True)["status"] == "in_sync"
-    session.look(Recorder(), second, 1.0, still=True)
-    assert told[0] is None and told[1] is first
+    assert session.look(photos, first, 0.0, still=True)["status"] == "in_sync"
+    session.look(photos, second, 1.0, still=True)
+    assert photos.told[0].previous_image is None and photos.told[1].previous_image is first
     # An event refused (a tile on a taken cell, a correction of an empty one, an unknown kind)
     # changes nothing, so it forgets nothing either.
     taken = {"kind": "place", "cell": list(board.placements[0].cell), "corners": [0, 0, 0]}
     for refused in (taken, {"kind": "correct", "cell": [99, 99], "corners": [1, 1, 1]}, {"kind": "teleport"}):
         with pytest.raises(IllegalEvent):
             session.apply(refused)
-    session.look(Recorder(), second, 1.5, still=True)
-    assert told[2] is second
+    session.look(photos, second, 1.5, still=True)
+    assert photos.told[2].previous_image is second
     session.apply({"kind": "draw"})
-    session.look(Recorder(), second, 2.0, still=True)
-    assert told[3] is None
+    session.look(photos, second, 2.0, still=True)
+    assert photos.told[3].previous_image is None
 
 
 @pytest.mark.parametrize("alone", ["unread", "read unsurely"])
@@ -1092,15 +1072,11 @@ def test_a_session_places_an_opening_tile_first_seen_unread(alone):
         ),
     ]
 
-    class Photos:
-        def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None, mirror_image=False):
-            return readings.pop(0) if len(readings) > 1 else readings[0]
-
-    session = GameSession("g", Game(["Ann", "Bob"], RULES), 0.0)
+    session, photos = GameSession("g", Game(["Ann", "Bob"], RULES), 0.0), Photos(*readings)
     photo = np.zeros((600, 800, 3), np.uint8)
-    assert session.look(Photos(), photo, 0.0, still=True)["status"] == "out_of_sync"
-    assert session.look(Photos(), photo, 1.0, still=True)["placed"]["event"]["player"] == 0
-    assert session.look(Photos(), photo, 2.0, still=True)["placed"]["event"]["player"] == 1
+    assert session.look(photos, photo, 0.0, still=True)["status"] == "out_of_sync"
+    assert session.look(photos, photo, 1.0, still=True)["placed"]["event"]["player"] == 0
+    assert session.look(photos, photo, 2.0, still=True)["placed"]["event"]["player"] == 1
     assert [p.tile for p in session.game.state.board.placements] == [first.tile, second.tile]
 
 
@@ -1205,15 +1181,27 @@ def photo_of(board: Board, unsure: Cell | None = None) -> Reading:
     return Reading(None, 800, 600, tiles, (), (), (), None, {}, ())
 
 
+@dataclass(frozen=True)
+class Told:
+    """What a game session gave the reader for one frame."""
+
+    pixels: np.ndarray
+    known: Board | None
+    provisional: frozenset[Cell]
+    previous_image: np.ndarray | None
+    mirror_image: bool | None
+
+
 class Photos:
-    """A reader that reports the given readings one after the other, and keeps what it was told."""
+    """A reader that reports the given readings one after the other (the last again, once it
+    alone is left), and keeps what it was told for each (``Told``)."""
 
     def __init__(self, *readings: Reading) -> None:
         self.readings, self.told = list(readings), []
 
-    def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None, mirror_image=False):
-        self.told.append((known, provisional))
-        return self.readings.pop(0)
+    def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None, mirror_image=None):
+        self.told.append(Told(pixels, known, provisional, previous_image, mirror_image))
+        return self.readings.pop(0) if len(self.readings) > 1 else self.readings[0]
 
 
 PHOTO = np.zeros((600, 800, 3), np.uint8)
@@ -1244,18 +1232,13 @@ def test_a_frames_answer_carries_the_readings_advice_on_the_camera(grown, monkey
 def test_a_session_reads_each_frame_the_way_round_the_last_was_read(grown):
     # A camera set to mirror its picture: once a frame reads as a mirror image, the next is
     # read flipped back first (told so), until one reads as it is.
-    class Told(Photos):
-        def read(self, pixels, rules=None, known=None, provisional=(), previous_image=None, mirror_image=False):
-            self.told.append(mirror_image)
-            return self.readings.pop(0)
-
     board = Board(grown.placements[:5])
     plain = photo_of(board)
     flipped = replace(plain, mirror_image=True)
-    session, photos = GameSession("g", game_with(board, players=2), 0.0), Told(plain, flipped, flipped, plain, plain)
+    session, photos = GameSession("g", game_with(board, players=2), 0.0), Photos(plain, flipped, flipped, plain, plain)
     for at in range(5):
         session.look(photos, PHOTO, float(at), still=True)
-    assert photos.told == [False, False, True, True, False]
+    assert [told.mirror_image for told in photos.told] == [False, False, True, True, False]
 
 
 def test_a_session_corrects_a_provisional_placement_and_keeps_it_across_a_restart(grown, tmp_path):
@@ -1279,7 +1262,7 @@ def test_a_session_corrects_a_provisional_placement_and_keeps_it_across_a_restar
     assert session.provisional == {misread.cell} and session.to_dict()["provisional_cells"] == [list(misread.cell)]
     photos = Photos(photo_of(before.with_tile(last).with_tile(after)))
     answer = session.look(photos, PHOTO, 1.0, still=True)
-    assert photos.told[0] == (before.with_tile(misread), {misread.cell})  # only a hint to the reader
+    assert (photos.told[0].known, photos.told[0].provisional) == (before.with_tile(misread), {misread.cell})  # a hint
     assert [entry["event"]["corners"] for entry in answer["corrected"]] == [list(last.corners)]
     assert answer["placed"]["event"]["cell"] == list(after.cell) and answer["status"] == "placed"
     assert session.game.state.board == before.with_tile(last).with_tile(after)
