@@ -26,6 +26,7 @@ from datasets.studio import (
     render,
     sample_scene,
     with_defocus,
+    with_mirror,
     with_more_pixels,
     with_noise,
     with_sharpening,
@@ -60,11 +61,12 @@ class RenderJob:
     sharpen: float = 0.0  # a camera's sharpening (studio.with_sharpening)
     defocus: float | None = None  # a camera out of focus: blur in place of the scene's own (studio.with_defocus)
     noise: float = 0.0  # a camera in dim light: sensor noise on top of the scene's own (studio.with_noise)
+    mirror: bool = False  # a camera that mirrors its picture (studio.with_mirror)
     only: str | None = None  # "pile" or "table": the table before the game (studio.before_the_game)
 
     def scene(self) -> Scene:
         """The seed's scene, seen with more pixels, from closer, in unbalanced light, noisier,
-        out of focus, sharpened or before the game when the job asks."""
+        out of focus, sharpened, mirrored or before the game when the job asks."""
         scene = sample_scene(
             self.seed,
             list(self.styles) if self.styles else None,
@@ -86,6 +88,8 @@ class RenderJob:
             scene = with_defocus(scene, self.defocus)
         if self.sharpen:
             scene = with_sharpening(scene, self.sharpen)
+        if self.mirror:
+            scene = with_mirror(scene)
         if self.only:
             scene = before_the_game(scene, pile=self.only == "pile")
         return scene
@@ -143,6 +147,7 @@ def make_sequence(
     max_number: int = STANDARD_MAX,
     noise: float = 0.0,
     defocus: float | None = None,
+    mirror: bool = False,
 ) -> Path:
     """The frames of a simulated two-player game: for each placement, a frame with the player's
     hand still on the new tile, then frames of the still board; draws and passes show the still
@@ -151,7 +156,8 @@ def make_sequence(
     5 frames a second, one size throughout) and events.json (each event with its frame). The
     game is played with the set of numbers 0 to ``max_number``, shot with sensor ``noise`` on top
     of the studio's (a webcam in dim light, ``studio.with_noise``), drawn afresh each frame, and
-    out of focus by ``defocus`` pixels at 1280 wide in place of the scene's own (``studio.with_defocus``)."""
+    out of focus by ``defocus`` pixels at 1280 wide in place of the scene's own (``studio.with_defocus``),
+    and by a camera that mirrors its picture where ``mirror`` (``studio.with_mirror``)."""
     played = simulate_game(seed, players=2, rules=game_rules("pressman-us", max_number), max_rounds=max_rounds or 60)
     game = played.game
     folder = out / f"sequence_{seed:07d}"
@@ -175,6 +181,8 @@ def make_sequence(
         scenes = [with_noise(scene, noise) for scene in scenes]
     if defocus is not None:
         scenes = [with_defocus(scene, defocus) for scene in scenes]
+    if mirror:
+        scenes = [with_mirror(scene) for scene in scenes]
     size = scenes[0].camera.size
     video = cv2.VideoWriter(str(folder / "video.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 5, size)
     frame, events = 0, []

@@ -317,6 +317,13 @@ def with_sharpening(scene: Scene, amount: float) -> Scene:
     return replace(scene, options={**scene.options, "sharpen": amount})
 
 
+def with_mirror(scene: Scene) -> Scene:
+    """The same view from a camera set to mirror its picture (a selfie camera, a webcam so set):
+    each photo flipped left to right, and the truth's pixels with it, so every tile's numbers
+    run anticlockwise in it (``vision.mirror``)."""
+    return replace(scene, options={**scene.options, "mirror": True})
+
+
 def before_the_game(scene: Scene, pile: bool = True) -> Scene:
     """The same table before a game: no board, no tile face up, no rack; the face-down ``pile``
     stays, or goes too (a bare table: a photo with no tiles). Cloth, clutter, light and camera
@@ -672,7 +679,21 @@ def render(scene: Scene, board_tiles: int | None = None, hand_over: int | None =
     noise_seed = (scene.options["render_seed"] * 7919 + frame) % (2**31)
     image, mask = _light_and_lens(image, mask, scene, rng, noise_seed)
     truth = _truth(scene, shown, mask, Board(scene.board.placements[:count]))
+    if scene.options.get("mirror"):
+        return Rendered(
+            np.ascontiguousarray(image[:, ::-1]), _mirrored_truth(truth), np.ascontiguousarray(mask[:, ::-1])
+        )
     return Rendered(image, truth, mask)
+
+
+def _mirrored_truth(truth: dict) -> dict:
+    """A photo's truth with every pixel flipped left to right, as its photo is (``with_mirror``):
+    each corner keeps its number, so a tile's corners, listed clockwise on the table, run
+    anticlockwise in the photo."""
+    last = truth["image"]["width"] - 1
+    tiles = [{**t, "corners": [{**c, "x": round(last - c["x"], 2)} for c in t["corners"]]} for t in truth["tiles"]]
+    face_down = [{**b, "corners": [[round(last - x, 2), y] for x, y in b["corners"]]} for b in truth["face_down"]]
+    return {**truth, "tiles": tiles, "face_down": face_down, "studio": {**truth["studio"], "mirror": True}}
 
 
 def _in_frame(point: np.ndarray, width: int, height: int) -> bool:

@@ -400,7 +400,9 @@ def _datasets(args: argparse.Namespace) -> int:
         }
         if any(photo_only.values()):
             named = ", ".join(name for name, given in photo_only.items() if given)
-            raise InputError(f"{named}: for photos only; a game's frames take --noise and --defocus, not these")
+            raise InputError(
+                f"{named}: for photos only; a game's frames take --noise, --defocus and --mirror, not these"
+            )
         for seed in progress(seeds, len(seeds), "sequences"):
             max_number = args.max_number or STANDARD_MAX
             make.make_sequence(
@@ -413,6 +415,7 @@ def _datasets(args: argparse.Namespace) -> int:
                 max_number,
                 noise=args.noise,
                 defocus=args.defocus,
+                mirror=args.mirror,
             )
         return 0
     jobs = [
@@ -428,6 +431,7 @@ def _datasets(args: argparse.Namespace) -> int:
             sharpen=args.sharpen,
             defocus=args.defocus,
             noise=args.noise,
+            mirror=args.mirror,
             only=args.only,
             **({} if args.max_number is None else {"large_set": float(args.max_number == LARGE_MAX)}),
         )
@@ -797,6 +801,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=0.0,
         metavar="L",
         help="render: photos or a game's frames from a camera in dim light, sensor noise of L levels (studio: 0-6)",
+    )
+    data.add_argument(
+        "--mirror",
+        action="store_true",
+        help="render: photos or a game's frames from a camera that mirrors its picture (flipped left to right)",
     )
     data.add_argument(
         "--only",

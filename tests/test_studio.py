@@ -19,6 +19,7 @@ from datasets.studio import (
     render,
     sample_scene,
     with_defocus,
+    with_mirror,
     with_more_pixels,
     with_noise,
     with_sharpening,
@@ -415,6 +416,22 @@ def test_a_camera_out_of_focus_shows_the_same_view_blurred_as_asked():
     assert edges[2] < 0.6 * min(edges[0], edges[1])
     assert edges[1] > edges[0]  # no blur at all: sharper than the scene's own focus (0.65 px)
     assert blurred.truth == plain.truth and scene.options["defocus"] != 2.5  # the scene left as it was
+
+
+def test_a_mirroring_camera_shows_the_same_view_flipped_and_its_truth_with_it():
+    scene = sample_scene(4, n_tiles=4)  # 800x600, with a tile face down
+    plain, mirrored = render(scene), render(with_mirror(scene))
+    assert np.array_equal(mirrored.image, plain.image[:, ::-1]) and np.array_equal(mirrored.mask, plain.mask[:, ::-1])
+    last = plain.truth["image"]["width"] - 1
+    assert plain.truth["tiles"] and plain.truth["face_down"]
+    for tile, turned in zip(plain.truth["tiles"], mirrored.truth["tiles"], strict=True):
+        assert [(c["value"], c["y"], c["hidden"]) for c in turned["corners"]] == [
+            (c["value"], c["y"], c["hidden"]) for c in tile["corners"]
+        ]
+        assert [c["x"] for c in turned["corners"]] == pytest.approx([last - c["x"] for c in tile["corners"]], abs=0.01)
+    for back, turned in zip(plain.truth["face_down"], mirrored.truth["face_down"], strict=True):
+        assert np.allclose(turned["corners"], [[last - x, y] for x, y in back["corners"]], atol=0.01)
+    assert mirrored.truth["studio"]["mirror"] and "mirror" not in plain.truth["studio"]
 
 
 def test_a_camera_in_dim_light_shows_the_same_view_noisier():
