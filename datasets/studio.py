@@ -680,9 +680,7 @@ def render(scene: Scene, board_tiles: int | None = None, hand_over: int | None =
     image, mask = _light_and_lens(image, mask, scene, rng, noise_seed)
     truth = _truth(scene, shown, mask, Board(scene.board.placements[:count]))
     if scene.options.get("mirror"):
-        return Rendered(
-            np.ascontiguousarray(image[:, ::-1]), _mirrored_truth(truth), np.ascontiguousarray(mask[:, ::-1])
-        )
+        image, mask, truth = image[:, ::-1].copy(), mask[:, ::-1].copy(), _mirrored_truth(truth)
     return Rendered(image, truth, mask)
 
 
