@@ -320,8 +320,8 @@ def turned_over(view: TableView, record: GameRecord, seen: dict[Cell, tuple[int,
     if len(state.board) < TURNED_OVER_FROM:
         return None
     as_it_is = _as_the_game_has_them(seen, state.board)
-    if as_it_is == len(state.board):
-        return None
+    if as_it_is >= min(len(state.board), len(view.board)):
+        return None  # turned over, it could show no more (a view missing tiles of the board, and nothing else)
     board_turned = view.board.mirrored()  # its tiles in the order of the view's
     turned = frame_map(board_turned, state.board)
     shown_turned = _as_the_game_has_them(_in_the_frame(board_turned, turned), state.board)
