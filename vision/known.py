@@ -83,11 +83,12 @@ def _known_in(known: KnownBoard, mapping: LatticeMap, cells: Sequence[Cell | Non
     it to; empty when many of the tiles read here (``cells``) lie off the board, provisional
     tiles included, in that frame: a game adds one tile at a time, so such a frame was set by
     misread tiles that happen to be known ones elsewhere."""
-    here = dict(mapping.corners(p.cell, p.corners) for p in known.board.placements)
+    mapped = {p.cell: mapping.corners(p.cell, p.corners) for p in known.board.placements}
+    here = dict(mapped.values())
     on_board = [cell for cell in cells if cell is not None]
     if sum(cell not in here for cell in on_board) > 1 + len(on_board) * KNOWN_OFF_SHARE:
         return {}, {}
-    sure = dict(mapping.corners(p.cell, p.corners) for p in known.sure.placements)
+    sure = dict(there for cell, there in mapped.items() if cell not in known.provisional)
     return sure, {cell: numbers for cell, numbers in here.items() if cell not in sure}
 
 
