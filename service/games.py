@@ -4,7 +4,9 @@ A game is stored as its players, preset and event log (plus the cells players co
 and those of the round's placements committed from an unsure reading), written in one
 transaction after every change, so a restart of the service loses nothing: the
 state is replayed from the log. The live table (what the camera saw last) is not stored; the
-camera sees the table again after a restart.
+camera sees the table again after a restart. Which way round the camera gives its pictures (a
+mirror image or not) is stored once for the file, not per game: it is the camera's, and a new
+game, or one taken up again after a restart, reads its first frames that way round.
 """
 
 from __future__ import annotations
@@ -52,6 +54,10 @@ CREATE TABLE IF NOT EXISTS games (
     taken_back TEXT NOT NULL DEFAULT '[]'
 )
 """
+# One row: whether the frames last read, of any game kept in the file, were mirror images.
+CAMERA_SCHEMA = """
+CREATE TABLE IF NOT EXISTS camera (id INTEGER PRIMARY KEY CHECK (id = 0), mirror_image INTEGER NOT NULL)
+"""
 
 
 def new_game_id() -> str:
@@ -97,9 +103,13 @@ class GameSession:
     # on pale cloth) as the one cell beside the board that changed. Kept in memory only.
     reference: np.ndarray | None = field(default=None, repr=False, compare=False)
     # Whether the last frame read was a mirror image (a camera set to mirror its picture): the
-    # next is read flipped back first, and read as it is only where its tiles say so. Kept in
-    # memory only: a program started again finds it out again from the frames.
+    # next is read flipped back first, and read as it is only where its tiles say so. A game
+    # begins with the way round its store last kept (``GameStore.camera_mirrors``): a mirroring
+    # camera found out anew by a new game's first frames commits its first tiles turned over.
     mirror_image: bool = field(default=False, compare=False)
+    # Whether a frame read since the game was last saved turned the way round: saving it keeps
+    # the new way round for the file's next games.
+    camera_turned: bool = field(default=False, compare=False)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     # The stored row's ``updated`` as this program last wrote or read it: another program's write
     # (``triominoes live`` and ``serve`` on one file) shows as a row updated otherwise.
@@ -386,6 +396,7 @@ class GameSession:
             if reading is not None and reading.mirror_image != self.mirror_image:
                 self.table.read_the_other_way_round()
                 self.mirror_image = reading.mirror_image
+                self.camera_turned = True
             entry, corrected, provisional = None, [], set(self.provisional)
             if need == "moving":
                 verdict = Verdict("moving", "the picture is moving")
@@ -396,12 +407,13 @@ class GameSession:
                 if verdict.status in ("in_sync", "placed"):
                     self.reference = pixels
             shown = self.table.shown.reading if self.table.shown else None
+            changed = entry is not None or bool(corrected) or provisional != self.provisional or self.camera_turned
             return {
                 "status": verdict.status,
                 "message": verdict.message,
                 "placed": entry,
                 "corrected": corrected,
-                "changed": entry is not None or bool(corrected) or provisional != self.provisional,  # to be saved
+                "changed": changed,  # to be saved
                 "reading": shown.to_dict() if shown is not None else None,
                 # Why this frame reads poorly, for the players to act on (None: not read, or no
                 # tile in it to judge the picture by: a hand over the table).
@@ -456,6 +468,7 @@ def _opened(path: str) -> sqlite3.Connection:
     db = sqlite3.connect(path, check_same_thread=False)
     try:
         db.execute(SCHEMA)
+        db.execute(CAMERA_SCHEMA)
         columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
         if "provisional" not in columns:  # a file written before placements could be provisional
             db.execute("ALTER TABLE games ADD COLUMN provisional TEXT NOT NULL DEFAULT '[]'")
@@ -503,7 +516,7 @@ class GameStore:
             raise ValueError(
                 f"two players share a name ({', '.join(names)}): the score sheet could not tell them apart"
             )
-        session = GameSession(new_game_id(), Game(names, set_up), time.time())
+        session = GameSession(new_game_id(), Game(names, set_up), time.time(), mirror_image=self.camera_mirrors())
         session.table = LiveTable(self.settings)
         self.save(session, created=True)
         return session
@@ -518,6 +531,7 @@ class GameStore:
             if stored is None:
                 raise UnknownGame(game_id)
             stored.table = LiveTable(self.settings)
+            stored.mirror_image = self.camera_mirrors()
             with self._lock:
                 return self._sessions.setdefault(game_id, stored)
         if not self.sync(session):
@@ -599,10 +613,19 @@ class GameStore:
                 )
             with self._lock:
                 written = self._db.execute(statement, values).rowcount
+                if session.camera_turned:
+                    self._db.execute("REPLACE INTO camera (id, mirror_image) VALUES (0, ?)", (session.mirror_image,))
+                    session.camera_turned = False
                 self._db.commit()
                 if written:  # none where the game was deleted meanwhile (its page still streaming): not brought back
                     self._sessions[session.id] = session
                     session.stored_at = updated
+
+    def camera_mirrors(self) -> bool:
+        """Whether the frames last read, of any game kept in this file, were mirror images."""
+        with self._lock:
+            row = self._db.execute("SELECT mirror_image FROM camera").fetchone()
+        return bool(row and row[0])
 
     def list(self) -> list[dict]:
         with self._lock:

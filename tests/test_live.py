@@ -1241,6 +1241,42 @@ def test_a_session_reads_each_frame_the_way_round_the_last_was_read(grown):
     assert [told.mirror_image for told in photos.told] == [False, False, True, True, False]
 
 
+def test_the_cameras_way_round_is_kept_for_the_next_game_and_across_a_restart(grown, tmp_path):
+    # Mirrored studio games 2000402, 2000404 and 2000421 were lost from their first frames, read
+    # as they came before 2 tiles told the mirror: a camera mirrors in the next game as in the
+    # last, so the store keeps the way round its frames last read, and a new game, or one
+    # taken up again after a restart, reads its first frame that way round.
+    board = Board(grown.placements[:5])
+    plain = photo_of(board)
+    store = GameStore(tmp_path / "games.sqlite3")
+    first = store.create(["Ann", "Bob"], "pressman-us")
+    first.game = game_with(board, players=2)
+    assert not first.mirror_image and not store.camera_mirrors()
+    photos = Photos(plain, replace(plain, mirror_image=True))
+    assert not first.look(photos, PHOTO, 0.0, still=True)["changed"]
+    assert first.look(photos, PHOTO, 1.0, still=True)["changed"]  # the way round is news to keep
+    store.save(first)
+    assert store.camera_mirrors()
+
+    second = store.create(["Cy", "Di"], "pressman-us")
+    photos = Photos(photo_of(Board(board.placements[:1])))
+    second.look(photos, PHOTO, 0.0, still=True)
+    assert photos.told[0].mirror_image
+    restarted = GameStore(tmp_path / "games.sqlite3")
+    assert restarted.get(first.id).mirror_image and restarted.get(second.id).mirror_image
+
+    # Another program on the file that reads no frame (a page entering a draw) keeps it as it
+    # is; a frame read as it is turns it back.
+    page = restarted.get(first.id)
+    page.mirror_image = False
+    restarted.save(page)
+    assert store.camera_mirrors()
+    again = restarted.get(second.id)
+    assert again.look(Photos(plain), PHOTO, 2.0, still=True)["changed"]
+    restarted.save(again)
+    assert not store.camera_mirrors() and not store.create(["Ed", "Flo"], "pressman-us").mirror_image
+
+
 def test_a_session_corrects_a_provisional_placement_and_keeps_it_across_a_restart(grown, tmp_path):
     # Through a game session and its store: the placement read unsurely is provisional (stored
     # with the game), the reader reads it afresh instead of expecting it, and the photo that
