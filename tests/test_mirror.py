@@ -8,7 +8,15 @@ import numpy as np
 import pytest
 
 from vision.image_io import load_image
-from vision.mirror import MIRRORED_ADVICE, may_be_mirrored, mirrored, reads_better, way_round
+from vision.mirror import (
+    MIRRORED_ADVICE,
+    MORE_READ_SURELY,
+    may_be_mirrored,
+    mirrored,
+    reads_better,
+    surely_read,
+    way_round,
+)
 from vision.reader import Reader
 from vision.records import Reading, ReadTile
 
@@ -43,6 +51,22 @@ def test_a_photo_is_checked_where_few_tiles_read_the_right_way_round_and_flipped
     assert reads_better(2, 0) and reads_better(4, 3)
     assert not reads_better(1, -5)  # one tile alone does not turn a photo round
     assert not reads_better(3, 3)
+
+
+def test_numbers_read_surely_in_a_mirror_turn_a_photo_whose_tiles_cannot_show_it():
+    # A round's first tiles have two equal numbers and read alike either way round, but printed
+    # numbers mirrored read unsurely: mirrored studio game 2000421's 5-5-5, read as it came,
+    # was committed as 2-2-2.
+    plain, mirrored_numbers = _read_as((5, 5, 5), (5, 5, 2), sure=0.97), _read_as((5, 5, 5), (5, 5, 2), sure=0.6)
+    mirrored_numbers[1, 0, 5] = 0.95  # one corner reads surely all the same
+    more = surely_read(plain) - surely_read(mirrored_numbers)
+    assert surely_read(plain) == 1.0 and more == pytest.approx(5 / 6) and more >= MORE_READ_SURELY
+    assert reads_better(0, 0, more) and not reads_better(0, 0, -more)
+    assert not reads_better(0, 0, 1 / 3)  # one corner in three: pips read alike both ways, give or take one
+    assert not reads_better(0, 1, more)  # a tile there reads anticlockwise: the numbers do not outvote it
+    assert reads_better(1, 1, more)
+    assert surely_read(np.eye(8)[[7, 7, 7]][None]) == 0.0  # "no number" read surely is no number read
+    assert surely_read(np.zeros((0, 3, 8))) == 0.0
 
 
 def _a_reading() -> Reading:
@@ -115,6 +139,17 @@ def test_a_picture_without_tiles_from_a_camera_known_to_mirror_keeps_its_way_rou
     bare = reader.read(np.full((480, 640, 3), 120, np.uint8), mirror_image=True)
     assert bare.tiles == () and bare.mirror_image
     assert MIRRORED_ADVICE not in bare.advice and MIRRORED_ADVICE not in bare.notes
+
+
+def test_a_lone_tile_of_two_equal_printed_numbers_is_read_flipped_back_by_its_numbers(reader):
+    # A round's opening tile (4-4-5) alone, seen in a mirror: it reads alike either way round, so
+    # no tile shows the way round, but its printed numbers mirrored read unsurely (as 1-2-1),
+    # and flipped back surely. Before, it was read as it came, misread.
+    photo = load_image(FIXTURES / "opening_alone.jpg")
+    plain, reading = reader.read(photo), reader.read(photo[:, ::-1])
+    assert [t.numbers for t in plain.tiles] == [(4, 5, 4)] and not plain.mirror_image
+    assert reading.mirror_image and MIRRORED_ADVICE in reading.advice
+    assert _as_read(reading, mirror=True) == _as_read(plain)
 
 
 def test_a_photo_said_wrongly_to_be_a_mirror_image_is_read_as_it_is(reader, sample):

@@ -79,7 +79,7 @@ from vision.known import KnownBoard, any_tile_added, known_matched, known_placed
 from vision.lattice import LatticeFit, fit_board
 from vision.light import brightest_level, dark
 from vision.loose import alone_read_loose, beside_the_board, loose_faced_like_the_board, numbers_reported
-from vision.mirror import MIRRORED_ADVICE, may_be_mirrored, mirrored, reads_better, way_round
+from vision.mirror import MIRRORED_ADVICE, may_be_mirrored, mirrored, reads_better, surely_read, way_round
 from vision.noise import noise_level, smoothed, smoothing_for
 from vision.records import Reading, ReadTile, joined_board, outlines_of
 from vision.sizes import (
@@ -293,30 +293,37 @@ class Reader:
     ) -> tuple[Reading, _Sight]:
         """A photo whose tiles read few surely clockwise (its ``reading`` by ``sight``), checked:
         where its tiles' corners read the right way round in the photo seen the other way round
-        (flipped, or as it is where it was read flipped), it is read so, and where its tiles read
-        the right way round there too, that reading is kept. The timings count the check (the
-        ``mirror`` stage) and both reads."""
+        (flipped, or as it is where it was read flipped), or its numbers read surely only there
+        (``vision.mirror.reads_better``), it is read so, and where that reading reads better
+        alike, it is kept. The timings count the check (the ``mirror`` stage) and both reads."""
         start = time.perf_counter()
         seen = photos.flipped.image if reading.mirror_image else photos.image
         as_seen = mirrored(reading) if reading.mirror_image else reading  # its pixels in ``seen``
-        in_a_mirror = self._way_round_in_a_mirror(seen, as_seen.tiles, sight.greyed)
+        crops = corner_crops(seen, outlines_of(as_seen.tiles))
+        in_a_mirror = self._read_in_a_mirror(crops, sight.greyed)
+        turned_there, more_read_surely = way_round(in_a_mirror), 0.0
+        if turned_there >= sight.way_round:  # no tile says otherwise: its numbers may, read as read from these crops
+            as_read = self.classifier.predict(greyed(crops) if sight.greyed else crops)
+            more_read_surely = surely_read(in_a_mirror) - surely_read(as_read)
         checked_ms = (time.perf_counter() - start) * 1000
         reading = replace(reading, timing_ms=_added(reading.timing_ms, {"mirror": checked_ms, "total": checked_ms}))
-        if not reads_better(in_a_mirror, sight.way_round):
+        if not reads_better(turned_there, sight.way_round, more_read_surely):
             return reading, sight
         other, other_sight = self._read_way_round(photos, not reading.mirror_image, rules, game)
         timing = _added(reading.timing_ms, other.timing_ms)
-        if not reads_better(other_sight.way_round, sight.way_round):
+        more_read_surely = surely_read(other_sight.probabilities) - surely_read(sight.probabilities)
+        if not reads_better(other_sight.way_round, sight.way_round, more_read_surely):
             return replace(reading, timing_ms=timing), sight
         return replace(other, timing_ms=timing), other_sight
 
-    def _way_round_in_a_mirror(self, image: np.ndarray, tiles: Sequence[ReadTile], grey: bool) -> int:
-        """``way_round`` of the tiles read in the photo's mirror image, from their corner crops
-        mirrored, without reading that image: a corner's crop there is its crop here mirrored,
-        and the corners clockwise there are these anticlockwise."""
-        crops = np.ascontiguousarray(corner_crops(image, outlines_of(tiles))[..., ::-1])
-        probabilities = self.classifier.predict(greyed(crops) if grey else crops)
-        return way_round(probabilities.reshape(-1, 3, NO_NUMBER + 1)[:, ::-1])
+    def _read_in_a_mirror(self, crops: np.ndarray, grey: bool) -> np.ndarray:
+        """(N, 3, 8) probabilities of tiles' corners read in the photo's mirror image, each tile's
+        clockwise there, from their corner ``crops`` in the photo, without reading that image:
+        a corner's crop there is its crop here mirrored, and the corners clockwise there are
+        these anticlockwise."""
+        mirrored_crops = np.ascontiguousarray(crops[..., ::-1])
+        probabilities = self.classifier.predict(greyed(mirrored_crops) if grey else mirrored_crops)
+        return probabilities.reshape(-1, 3, NO_NUMBER + 1)[:, ::-1]
 
     def _read_as_shown(
         self,
