@@ -301,7 +301,7 @@ def judge_view(
 
 def _in_the_frame(board: Board, mapping: LatticeMap | None) -> dict[Cell, tuple[int, int, int]]:
     """The numbers of ``board``'s tiles by cell in the frame ``mapping`` takes it to (none without one)."""
-    return {} if mapping is None else dict(mapping.corners(p.cell, p.corners) for p in board.placements)
+    return {} if mapping is None else {p.cell: p.corners for p in board.moved(mapping).placements}
 
 
 def turned_over(view: TableView, record: GameRecord, seen: dict[Cell, tuple[int, int, int]]) -> Verdict | None:

@@ -14,7 +14,7 @@ from vision.mirror import (
     may_be_mirrored,
     mirrored,
     reads_better,
-    surely_read,
+    share_read_surely,
     way_round,
 )
 from vision.reader import Reader
@@ -59,14 +59,14 @@ def test_numbers_read_surely_in_a_mirror_turn_a_photo_whose_tiles_cannot_show_it
     # was committed as 2-2-2.
     plain, mirrored_numbers = _read_as((5, 5, 5), (5, 5, 2), sure=0.97), _read_as((5, 5, 5), (5, 5, 2), sure=0.6)
     mirrored_numbers[1, 0, 5] = 0.95  # one corner reads surely all the same
-    more = surely_read(plain) - surely_read(mirrored_numbers)
-    assert surely_read(plain) == 1.0 and more == pytest.approx(5 / 6) and more >= MORE_READ_SURELY
+    more = share_read_surely(plain) - share_read_surely(mirrored_numbers)
+    assert share_read_surely(plain) == 1.0 and more == pytest.approx(5 / 6) and more >= MORE_READ_SURELY
     assert reads_better(0, 0, more) and not reads_better(0, 0, -more)
     assert not reads_better(0, 0, 1 / 3)  # one corner in three: pips read alike both ways, give or take one
     assert not reads_better(0, 1, more)  # a tile there reads anticlockwise: the numbers do not outvote it
     assert reads_better(1, 1, more)
-    assert surely_read(np.eye(8)[[7, 7, 7]][None]) == 0.0  # "no number" read surely is no number read
-    assert surely_read(np.zeros((0, 3, 8))) == 0.0
+    assert share_read_surely(np.eye(8)[[7, 7, 7]][None]) == 0.0  # "no number" read surely is no number read
+    assert share_read_surely(np.zeros((0, 3, 8))) == 0.0
 
 
 def _a_reading() -> Reading:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from models.classes import NO_NUMBER
-from vision.decode import UNSURE_BELOW
+from vision.decode import UNSURE_BELOW, numbers_read_surely
 from vision.records import ReadTile, on_the_board
 
 BARE_ZEROS_SHOWN = 2  # the board's corners decoded 0 that read "no number", for the set's zeros to show bare
@@ -24,7 +24,7 @@ def unsure_for_bare_corners(tiles: Sequence[ReadTile], probabilities: np.ndarray
     """(N,) tiles read with a number flagged unsure whose (N, 3, 8) corners each read either one
     number surely or bare (0 or "no number"), at least one of them bare and not surely a number
     and one a mark: a pip tile whose bare 0 the classifier took for "no number"."""
-    sure = probabilities[:, :, :NO_NUMBER].max(2) >= UNSURE_BELOW
+    sure = numbers_read_surely(probabilities)
     bare = probabilities[:, :, 0] + probabilities[:, :, NO_NUMBER] >= BARE_AT_LEAST
     marked = probabilities[:, :, 1:NO_NUMBER].max(2) >= UNSURE_BELOW
     unsure = np.array([t.ambiguous for t in tiles], bool)

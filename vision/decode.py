@@ -39,6 +39,12 @@ KNOWN_PLACE_FLOOR = 1e-3  # a corner's probability counts at least this when wei
 KNOWN_PLACE_MARGIN = math.log(1e2)  # evidence (log-probability) a known board's place must win by: one sure tile
 
 
+def numbers_read_surely(probabilities: np.ndarray) -> np.ndarray:
+    """Per corner of (..., 8) probabilities, whether its likeliest number reads at ``UNSURE_BELOW``
+    or more ("no number" is no number)."""
+    return probabilities[..., :NO_NUMBER].max(-1) >= UNSURE_BELOW
+
+
 @dataclass(frozen=True)
 class DecodedTile:
     cell: Cell | None  # None: a loose tile, not joined to the board

@@ -15,8 +15,7 @@ from dataclasses import replace
 import numpy as np
 
 from engine.tiles import LARGE_MAX, rotations, tile_set
-from models.classes import NO_NUMBER
-from vision.decode import UNSURE_BELOW
+from vision.decode import numbers_read_surely
 from vision.records import Reading
 
 # A tile votes for the way round it reads likelier by this much (log of the ratio of the two
@@ -29,7 +28,7 @@ CHECKED_UP_TO = 1 / 8
 # and more than in the photo as it is.
 UNMIRRORED_FROM = 2
 # Or, its tiles reading no less surely clockwise there, where this share of its corners more read
-# a number surely there (``surely_read``): a printed number mirrored is a shape the classifier
+# a number surely there (``share_read_surely``): a printed number mirrored is a shape the classifier
 # never learnt. Tiles with two equal numbers, such as a round's first two, cannot show the way
 # round, but their numbers can. Of the validation split's photos checked, as rendered, at most
 # 0.17 more; pips read alike both ways.
@@ -62,18 +61,18 @@ def may_be_mirrored(turned: int, tiles: int) -> bool:
     return tiles > 0 and turned <= CHECKED_UP_TO * tiles
 
 
-def surely_read(probabilities: np.ndarray) -> float:
-    """The share of (N, 3, 8) corners whose likeliest number reads at ``UNSURE_BELOW`` or more
-    (the decoder's own bar; "no number" reads no number)."""
+def share_read_surely(probabilities: np.ndarray) -> float:
+    """The share of (N, 3, 8) corners that read a number surely, by the decoder's own bar
+    (``vision.decode.numbers_read_surely``)."""
     if not probabilities.size:
         return 0.0
-    return float((probabilities[..., :NO_NUMBER].max(-1) >= UNSURE_BELOW).mean())
+    return float(numbers_read_surely(probabilities).mean())
 
 
 def reads_better(turned_in_a_mirror: int, turned: int, more_read_surely: float = 0.0) -> bool:
     """Whether the tiles of a photo read the right way round in its mirror image: ``way_round``
     there and as read, and the share of the same corners more read surely there
-    (``surely_read`` there less as read)."""
+    (``share_read_surely`` there less as read)."""
     if turned_in_a_mirror >= max(UNMIRRORED_FROM, turned + 1):
         return True
     return turned_in_a_mirror >= turned and more_read_surely >= MORE_READ_SURELY

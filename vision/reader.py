@@ -79,7 +79,7 @@ from vision.known import KnownBoard, any_tile_added, known_matched, known_placed
 from vision.lattice import LatticeFit, fit_board
 from vision.light import brightest_level, dark
 from vision.loose import alone_read_loose, beside_the_board, loose_faced_like_the_board, numbers_reported
-from vision.mirror import MIRRORED_ADVICE, may_be_mirrored, mirrored, reads_better, surely_read, way_round
+from vision.mirror import MIRRORED_ADVICE, may_be_mirrored, mirrored, reads_better, share_read_surely, way_round
 from vision.noise import noise_level, smoothed, smoothing_for
 from vision.records import Reading, ReadTile, joined_board, outlines_of
 from vision.sizes import (
@@ -304,14 +304,14 @@ class Reader:
         turned_there, more_read_surely = way_round(in_a_mirror), 0.0
         if turned_there >= sight.way_round:  # no tile says otherwise: its numbers may, read as read from these crops
             as_read = self.classifier.predict(greyed(crops) if sight.greyed else crops)
-            more_read_surely = surely_read(in_a_mirror) - surely_read(as_read)
+            more_read_surely = share_read_surely(in_a_mirror) - share_read_surely(as_read)
         checked_ms = (time.perf_counter() - start) * 1000
         reading = replace(reading, timing_ms=_added(reading.timing_ms, {"mirror": checked_ms, "total": checked_ms}))
         if not reads_better(turned_there, sight.way_round, more_read_surely):
             return reading, sight
         other, other_sight = self._read_way_round(photos, not reading.mirror_image, rules, game)
         timing = _added(reading.timing_ms, other.timing_ms)
-        more_read_surely = surely_read(other_sight.probabilities) - surely_read(sight.probabilities)
+        more_read_surely = share_read_surely(other_sight.probabilities) - share_read_surely(sight.probabilities)
         if not reads_better(other_sight.way_round, sight.way_round, more_read_surely):
             return replace(reading, timing_ms=timing), sight
         return replace(other, timing_ms=timing), other_sight
