@@ -148,6 +148,7 @@ def make_sequence(
     noise: float = 0.0,
     defocus: float | None = None,
     mirror: bool = False,
+    more_pixels: float = 1.0,
 ) -> Path:
     """The frames of a simulated two-player game: for each placement, a frame with the player's
     hand still on the new tile, then frames of the still board; draws and passes show the still
@@ -157,7 +158,9 @@ def make_sequence(
     game is played with the set of numbers 0 to ``max_number``, shot with sensor ``noise`` on top
     of the studio's (a webcam in dim light, ``studio.with_noise``), drawn afresh each frame, and
     out of focus by ``defocus`` pixels at 1280 wide in place of the scene's own (``studio.with_defocus``),
-    and by a camera that mirrors its picture where ``mirror`` (``studio.with_mirror``)."""
+    by a camera that mirrors its picture where ``mirror`` (``studio.with_mirror``), and with
+    ``more_pixels`` times the pixels a side (``studio.with_more_pixels``: a camera asked for larger
+    pictures)."""
     played = simulate_game(seed, players=2, rules=game_rules("pressman-us", max_number), max_rounds=max_rounds or 60)
     game = played.game
     folder = out / f"sequence_{seed:07d}"
@@ -177,6 +180,8 @@ def make_sequence(
         )
         for board, count in zip(played.final_boards, shown)
     ]
+    if more_pixels != 1.0:
+        scenes = [with_more_pixels(scene, more_pixels) for scene in scenes]
     if noise:
         scenes = [with_noise(scene, noise) for scene in scenes]
     if defocus is not None:

@@ -331,6 +331,14 @@ def _between(least: float, most: float, kind: type = float) -> Callable[[str], f
     return number
 
 
+def _picture_size(text: str) -> tuple[int, int]:
+    """An argument type for a picture size, ``WIDTHxHEIGHT`` in pixels."""
+    width, _, height = text.lower().partition("x")
+    if not (width.isdigit() and height.isdigit() and 160 <= int(width) <= 8192 and 120 <= int(height) <= 8192):
+        raise argparse.ArgumentTypeError(f"a picture size is WIDTHxHEIGHT, 160x120 to 8192x8192, not {text!r}")
+    return int(width), int(height)
+
+
 def _simulate(args: argparse.Namespace) -> int:
     from engine.boardfile import board_to_dict
     from engine.simulate import random_board
@@ -392,7 +400,6 @@ def _datasets(args: argparse.Namespace) -> int:
         photo_only = {
             "--pairs": args.pairs,
             "--masks": args.masks,
-            "--more-pixels": args.more_pixels != 1.0,
             "--closer": args.closer != 1.0,
             "--warmth": args.warmth != 0.0,
             "--sharpen": args.sharpen != 0.0,
@@ -401,7 +408,8 @@ def _datasets(args: argparse.Namespace) -> int:
         if any(photo_only.values()):
             named = ", ".join(name for name, given in photo_only.items() if given)
             raise InputError(
-                f"{named}: for photos only; a game's frames take --noise, --defocus and --mirror, not these"
+                f"{named}: for photos only; a game's frames take --noise, --defocus, --mirror and --more-pixels,"
+                " not these"
             )
         for seed in progress(seeds, len(seeds), "sequences"):
             max_number = args.max_number or STANDARD_MAX
@@ -416,6 +424,7 @@ def _datasets(args: argparse.Namespace) -> int:
                 noise=args.noise,
                 defocus=args.defocus,
                 mirror=args.mirror,
+                more_pixels=args.more_pixels,
             )
         return 0
     jobs = [
@@ -576,7 +585,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _live(args: argparse.Namespace) -> int:
     from service.games import GameStore, UnknownGame
-    from service.play import SourceError, compare_with_told, frames, load_told, play, told_opener
+    from service.play import CAMERA_SIZE, SourceError, compare_with_told, frames, load_told, play, told_opener
     from vision.image_io import ImageError
 
     _writable_file(args.db)
@@ -594,7 +603,8 @@ def _live(args: argparse.Namespace) -> int:
         players = session.game.players if session else args.players or NEW_GAME_PLAYERS
         if args.opener is not None and not 0 <= args.opener < len(players):
             raise InputError(f"--opener must be a seat 0..{len(players) - 1}, not {args.opener}")
-        source = frames(args.source, args.rate)  # checked before a game is made for it
+        # The source is checked before a game is made for it.
+        source = frames(args.source, args.rate, args.camera_size or CAMERA_SIZE, print)
         new_game = (args.rules or DEFAULT_PRESET, args.max_number or STANDARD_MAX, args.rounds)
         rules = session.game.rules if session else game_rules(*new_game)
         if _highest_placed(told) > rules.max_number:
@@ -859,6 +869,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--opener", type=int, help="seat of the player who opens a round (default: the told script's, else 0)"
     )
     live.add_argument("--rate", type=_between(0.1, 1000.0), default=5.0, help="frames per second of a folder of photos")
+    live.add_argument(
+        "--camera-size",
+        type=_picture_size,
+        metavar="WxH",
+        help="the picture size asked of a camera, which gives the nearest it has (default: 1920x1080; more"
+        " pixels read small tiles better, and each frame takes longer to read)",
+    )
     live.add_argument(
         "--still",
         action="store_true",

@@ -295,6 +295,25 @@ def test_the_camera_is_chosen_among_several_and_remembered(server):
     assert instead in choices and status != "error"
 
 
+def test_the_camera_is_asked_for_1920_wide_pictures(server):
+    """A whole table's tiles read far better with more pixels: the page asks for 1920-wide pictures
+    (Chromium's fake camera has 640x480, 1280x720, 1920x1080 and larger, and opens at 640x480
+    unless asked)."""
+    fake_camera = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
+    game_id = _post(f"{server}/v1/games", {"players": ["Eve", "Fay"], "rules": "pressman-us"})["id"]
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=fake_camera + QUIET)
+        page = browser.new_page()
+        page.goto(f"{server}/#game={game_id}")
+        page.click("#camera")
+        expect(page.locator("#video")).to_have_js_property("readyState", 4, timeout=10_000)
+        size = page.evaluate(
+            "() => [document.getElementById('video').videoWidth, document.getElementById('video').videoHeight]"
+        )
+        browser.close()
+    assert size == [1920, 1080]
+
+
 def test_a_game_deleted_in_another_tab_stops_the_camera_page_with_a_reason(server):
     """The page streams its camera; the game is deleted elsewhere: the socket closes with 4404,
     and the page says so instead of connecting again every 2 s."""

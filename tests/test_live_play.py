@@ -220,6 +220,8 @@ def test_live_bad_sources_and_scripts(tmp_path, capsys):
     assert "--opener must be a seat 0..1, not 2" in capsys.readouterr().err
     assert main(["live", "--source", str(tmp_path / "empty"), "--rate", "0", "--db", database]) == 2
     assert "--rate" in capsys.readouterr().err
+    assert main(["live", "--source", "0", "--camera-size", "1920", "--db", database]) == 2
+    assert "a picture size is WIDTHxHEIGHT" in capsys.readouterr().err
     assert main(["live", "--source", str(tmp_path / "empty"), "--sheet", str(tmp_path), "--db", database]) == 2
     assert "cannot write" in capsys.readouterr().err
     assert len(GameStore(database).list()) == games
@@ -333,8 +335,8 @@ def test_a_game_deleted_on_the_page_stops_the_camera_program(tmp_path, monkeypat
         (photos / name).write_bytes((Path(__file__).resolve().parent.parent / "samples" / name).read_bytes())
     frames = play_module.frames
 
-    def deleting_after_the_first(source, rate=5.0):
-        for number, frame in enumerate(frames(source, rate)):
+    def deleting_after_the_first(*args):
+        for number, frame in enumerate(frames(*args)):
             if number == 1:
                 page = GameStore(database)
                 (only,) = page.list()
@@ -347,3 +349,45 @@ def test_a_game_deleted_on_the_page_stops_the_camera_program(tmp_path, monkeypat
     out, err = capsys.readouterr()
     assert f"draws, passes and rack totals: on the page of 'triominoes serve --db {database}'" in out
     assert err.count("\n") == 1 and "was deleted from" in err and GameStore(database).list() == []
+
+
+def test_a_camera_is_asked_for_more_pixels_than_it_opens_with(monkeypatch):
+    """A camera opens at 640x480, where a whole table's tiles are too small to read: it is asked
+    for CAMERA_SIZE, gives the nearest size it has, and the size it gives is told."""
+    import service.play as play_module
+
+    class Webcam:
+        sizes = ((640, 480), (1280, 720))
+
+        def __init__(self, index):
+            self.index, self.asked, self.left = index, list(self.sizes[0]), 2
+
+        def isOpened(self):
+            return True
+
+        def set(self, prop, value):
+            self.asked[[cv2.CAP_PROP_FRAME_WIDTH, cv2.CAP_PROP_FRAME_HEIGHT].index(prop)] = value
+            return True
+
+        def given(self):
+            return min(self.sizes, key=lambda size: abs(size[0] - self.asked[0]) + abs(size[1] - self.asked[1]))
+
+        def get(self, prop):
+            return {cv2.CAP_PROP_FRAME_WIDTH: self.given()[0], cv2.CAP_PROP_FRAME_HEIGHT: self.given()[1]}.get(prop, 0)
+
+        def read(self):
+            self.left -= 1
+            width, height = self.given()
+            return self.left >= 0, np.zeros((height, width, 3), np.uint8)
+
+        def release(self):
+            pass
+
+    monkeypatch.setattr(play_module.cv2, "VideoCapture", Webcam)
+    told = []
+    pictures = [frame.pixels.shape for frame in play_module.frames("0", log=told.append)]
+    assert play_module.CAMERA_SIZE == (1920, 1080)
+    assert pictures == [(720, 1280, 3)] * 2
+    assert told == ["camera 0: 1280x720 pictures (asked for 1920x1080)"]
+    asked_less = [frame.pixels.shape for frame in play_module.frames("0", camera_size=(640, 480))]
+    assert asked_less == [(480, 640, 3)] * 2

@@ -288,6 +288,17 @@ def test_a_game_shot_out_of_focus_is_blurred_in_every_frame(tmp_path):
     assert (blurred / "events.json").read_text() == (plain / "events.json").read_text()
 
 
+def test_a_game_shot_with_more_pixels_is_the_same_game_larger(tmp_path):
+    plain = make_sequence(2, tmp_path / "plain", max_events=1, still_frames=1, max_rounds=1)
+    larger = make_sequence(2, tmp_path / "larger", max_events=1, still_frames=1, max_rounds=1, more_pixels=1.5)
+    truths = [json.loads((game / "frames" / "000002.json").read_text()) for game in (plain, larger)]
+    sizes = [cv2.imread(str(game / "frames" / "000002.jpg")).shape[1::-1] for game in (plain, larger)]
+    assert sizes[1] == tuple(round(1.5 * side) for side in sizes[0])
+    corners = [np.array([[(c["x"], c["y"]) for c in tile["corners"]] for tile in truth["tiles"]]) for truth in truths]
+    assert np.allclose(corners[1], 1.5 * corners[0], atol=0.01 * sizes[1][0])
+    assert (larger / "events.json").read_text() == (plain / "events.json").read_text()
+
+
 def test_a_game_or_every_scene_is_played_with_the_set_asked_for(tmp_path):
     folder = make_sequence(2, tmp_path, max_events=3, still_frames=0, max_rounds=1, max_number=6)
     script = json.loads((folder / "events.json").read_text())
