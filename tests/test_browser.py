@@ -295,18 +295,26 @@ def test_the_camera_is_chosen_among_several_and_remembered(server):
     assert instead in choices and status != "error"
 
 
+# Chromium's own fake camera (no video file): 640x480, 1280x720, 1920x1080 and larger.
+FAKE_CAMERA = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
+
+
+def _streaming_page(browser, server: str, game_id: str):
+    """A new page of the game with its camera started and playing."""
+    page = browser.new_page()
+    page.goto(f"{server}/#game={game_id}")
+    page.click("#camera")
+    expect(page.locator("#video")).to_have_js_property("readyState", 4, timeout=10_000)
+    return page
+
+
 def test_the_camera_is_asked_for_1920_wide_pictures(server):
     """A whole table's tiles read far better with more pixels: the page asks for 1920-wide pictures
-    (Chromium's fake camera has 640x480, 1280x720, 1920x1080 and larger, and opens at 640x480
-    unless asked)."""
-    fake_camera = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
+    (Chromium's fake camera opens at 640x480 unless asked)."""
     game_id = _post(f"{server}/v1/games", {"players": ["Eve", "Fay"], "rules": "pressman-us"})["id"]
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=fake_camera + QUIET)
-        page = browser.new_page()
-        page.goto(f"{server}/#game={game_id}")
-        page.click("#camera")
-        expect(page.locator("#video")).to_have_js_property("readyState", 4, timeout=10_000)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FAKE_CAMERA + QUIET)
+        page = _streaming_page(browser, server, game_id)
         size = page.evaluate(
             "() => [document.getElementById('video').videoWidth, document.getElementById('video').videoHeight]"
         )
@@ -317,14 +325,10 @@ def test_the_camera_is_asked_for_1920_wide_pictures(server):
 def test_a_game_deleted_in_another_tab_stops_the_camera_page_with_a_reason(server):
     """The page streams its camera; the game is deleted elsewhere: the socket closes with 4404,
     and the page says so instead of connecting again every 2 s."""
-    fake_camera = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
     game_id = _post(f"{server}/v1/games", {"players": ["Ivy", "Jo"], "rules": "pressman-us"})["id"]
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=fake_camera + QUIET)
-        page = browser.new_page()
-        page.goto(f"{server}/#game={game_id}")
-        page.click("#camera")
-        expect(page.locator("#video")).to_have_js_property("readyState", 4, timeout=10_000)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FAKE_CAMERA + QUIET)
+        page = _streaming_page(browser, server, game_id)
         urllib.request.urlopen(urllib.request.Request(f"{server}/v1/games/{game_id}", method="DELETE"))
         expect(page.locator("#status")).to_have_text("error", timeout=10_000)
         message = page.locator("#message").inner_text()
@@ -335,15 +339,10 @@ def test_a_game_deleted_in_another_tab_stops_the_camera_page_with_a_reason(serve
 def test_a_second_page_streaming_the_games_camera_takes_over_and_hands_back(server):
     """Two devices open one game's camera: the page that started last streams, the other says so
     and takes the stream back when its camera button is pressed again."""
-    fake_camera = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
     game_id = _post(f"{server}/v1/games", {"players": ["Kim", "Lou"], "rules": "pressman-us"})["id"]
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=fake_camera + QUIET)
-        laptop, phone = browser.new_page(), browser.new_page()
-        for page in (laptop, phone):
-            page.goto(f"{server}/#game={game_id}")
-            page.click("#camera")
-            expect(page.locator("#video")).to_have_js_property("readyState", 4, timeout=10_000)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FAKE_CAMERA + QUIET)
+        laptop, phone = (_streaming_page(browser, server, game_id) for _ in range(2))
         expect(laptop.locator("#message")).to_contain_text("another page streams", timeout=10_000)
         expect(laptop.locator("#camera")).to_be_enabled()
         laptop.click("#camera")
