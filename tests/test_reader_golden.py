@@ -432,7 +432,8 @@ def test_a_far_board_is_found_again_with_the_photo_enlarged(reader, monkeypatch)
     # That note is advice a live game's page shows by the camera; how the tiles were found is not.
     assert [note for note in reading.advice if "too small" in note] and set(reading.advice) <= set(reading.notes)
     assert "the tiles are small: found with the photo enlarged" not in reading.advice
-    monkeypatch.setattr("vision.reader.FAR_TILE_SIDE", 0.0)  # without that look, half the board is lost
+    for module in ("vision.reader", "vision.sight"):  # without that look, half the board is lost
+        monkeypatch.setattr(f"{module}.FAR_TILE_SIDE", 0.0)
     assert compare(truth, reader.read(image).to_dict())["found"] <= 20
 
 
@@ -626,7 +627,7 @@ def test_tiles_that_show_well_from_twice_as_far_are_looked_at_from_there(reader,
     assert (row["found"], row["extra"], row["wrong_corners"], row["misplaced"]) == (3, 0, 0, 0)
     assert (row["face_down"], row["face_down_found"], row["face_down_extra"]) == (7, 6, 0)
     assert any("close-up" in note for note in reading.notes)
-    monkeypatch.setattr("vision.reader.FARTHER_ABOVE_SIDE", 90.0)  # the bar before 2026-11-25
+    monkeypatch.setattr("vision.sight.FARTHER_ABOVE_SIDE", 90.0)  # the bar before 2026-11-25
     row = compare(truth, reader.read(image).to_dict())
     assert row["face_down_found"] == 3
 
@@ -720,7 +721,8 @@ def test_a_photo_whose_corners_the_classifier_reads_unsurely_has_every_number_fl
     assert all(t.ambiguous for t in reading.tiles)
     assert sum("hard to read" in note for note in reading.notes) == 1
     assert not any(note.startswith("corner ") for note in reading.notes)  # one note, not one per corner
-    monkeypatch.setattr(reader_module, "HARD_TO_READ_BELOW", 0.0)  # as before
+    for module in ("vision.reader", "vision.sight"):  # as before
+        monkeypatch.setattr(f"{module}.HARD_TO_READ_BELOW", 0.0)
     row = compare(truth, reader.read(image).to_dict())
     assert row["wrong_unsure"] < row["wrong_corners"] / 4
 

@@ -49,12 +49,11 @@ from vision.loose import alone_read_loose, beside_the_board, numbers_reported
 from vision.reader import (
     DECIDING_CORNERS,
     GREY_FROM_SIDE,
-    _best_look,
-    _Sight,
     read_colour_or_grey,
     seen_small,
 )
 from vision.records import ReadTile
+from vision.sight import Sight, best_look
 from vision.sizes import back_sized, commonest_side, sized_like_the_board
 
 ANGLES = -np.pi / 2 + np.array([0, 2 * np.pi / 3, 4 * np.pi / 3])
@@ -887,8 +886,8 @@ def test_a_look_is_taken_for_too_close_when_it_reads_parts_of_tiles_or_tiles_too
     outline = np.zeros((3, 2))
     fit = fit_board(tile.corners[None].astype(float))
 
-    def sight(tiles: int, unread: int, backs: int, side: float = 40.0) -> _Sight:
-        return _Sight(960, (tile,) * tiles, (outline,) * backs, (outline,) * unread, False, 6, side, fit, fit.corners)
+    def sight(tiles: int, unread: int, backs: int, side: float = 40.0) -> Sight:
+        return Sight(960, (tile,) * tiles, (outline,) * backs, (outline,) * unread, False, 6, side, fit, fit.corners)
 
     assert not sight(24, 0, 7).too_close
     assert not sight(2, 0, 40).too_close  # the start of a game: a small board beside the pile
@@ -904,10 +903,10 @@ def test_a_look_is_taken_for_too_close_when_it_reads_parts_of_tiles_or_tiles_too
     # The look that joins and reads the most wins; of looks finding as much, one showing the
     # tiles at the size the finder outlines best, else the first.
     near, far, farther = (sight(20, 0, 0, side=side) for side in (120.0, 40.0, 13.0))
-    assert _best_look([near, far, farther]) is far
-    assert _best_look([far, farther]) is far and _best_look([farther, far]) is far
-    assert _best_look([near, sight(19, 0, 0)]) is near
-    assert _best_look([far, sight(20, 0, 0)]) is far
+    assert best_look([near, far, farther]) is far
+    assert best_look([far, farther]) is far and best_look([farther, far]) is far
+    assert best_look([near, sight(19, 0, 0)]) is near
+    assert best_look([far, sight(20, 0, 0)]) is far
 
 
 def _ivory_tiles_on_cloth(other: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import cached_property, partial
 from pathlib import Path
 
@@ -62,7 +62,6 @@ from vision.decode import UNSURE_BELOW, decode_in_either_set
 from vision.find import (
     DEFAULT_FINDER,
     SECOND_LOOK_COST,
-    ZOOM_TO_SIDE,
     FirstLook,
     TileFinder,
     closer_view,
@@ -73,15 +72,15 @@ from vision.find import (
     overlapping,
     seen_scale,
 )
-from vision.focus import BLURRED_ABOVE_UNREAD, blur_over, out_of_focus
 from vision.image_io import as_photo
 from vision.known import KnownBoard, any_tile_added, known_matched, known_placed, placed_as_known
 from vision.lattice import LatticeFit, fit_board
-from vision.light import brightest_level, dark
 from vision.loose import alone_read_loose, beside_the_board, loose_faced_like_the_board, numbers_reported
 from vision.mirror import MIRRORED_ADVICE, may_be_mirrored, mirrored, reads_better, share_read_surely, way_round
 from vision.noise import noise_level, smoothed, smoothing_for
+from vision.notes import blur_named, dark_named, photo_advice, reading_notes, uncertain_corners
 from vision.records import Reading, ReadTile, joined_board, outlines_of
+from vision.sight import FAR_TILE_SIDE, HARD_TO_READ_BELOW, Sight, best_look, read_surely
 from vision.sizes import (
     SIZE_TOLERANCE,
     SIZING_READ_TILES,
@@ -97,18 +96,12 @@ from vision.sizes import (
 # 3.5 GB; reading 8,964 outlines 16 seconds and 3.4 GB).
 MOST_TILES = len(tile_set(LARGE_MAX))
 MOST_OUTLINES = 1200
-# A photo whose corners the classifier reads less surely than this on the whole (the mean of its
-# best number's probability) has every number flagged: decoded, they are right far less than 90%.
-HARD_TO_READ_BELOW = 0.7
 NEARER_BELOW_SCALE = 0.5  # a photo shrunk this much, its first look joining no board, is looked at ...
 NEARER_WORKING_SIZE = 2 * READ_LONG_SIDE  # ... again shrunk to this long side
 SMALLEST_WORKING_SIZE = READ_LONG_SIDE // 4  # a close-up is looked at from at most this much farther
-# Tiles read larger than this (pixels at the working size) are looked at again from twice as far,
-# where they still show at least the side the finder's closer look brings small tiles to.
-FARTHER_ABOVE_SIDE = 2 * ZOOM_TO_SIDE
-SURELY_READ_SIDE = 25.0  # tiles smaller than this (photo pixels) lose a third of their corners to misreads
-FAR_TILE_SIDE = 32.0  # tiles read that the finder saw smaller than this (pixels) are looked for again ...
-ENLARGED_TILE_SIDE = 36.0  # ... shown to it this large (enlarged where needed; it finds tiles under 30 px poorly)
+# Tiles read that the finder saw smaller than ``vision.sight.FAR_TILE_SIDE`` are looked for again
+# shown to it this large (enlarged where needed; it finds tiles under 30 px poorly).
+ENLARGED_TILE_SIDE = 36.0
 CLOSER_JOINS_AT_LEAST = 0.5  # a closer look joining less than this share of its outlines is weighed against the first
 LOOK_AGAIN_MISFIT = 0.3  # previous board corners this far (tile sides) off its plane are left out of it
 SAME_TILE_LOOK = 0.6  # a cell whose two photos correlate this well shows the same tile in both
@@ -117,72 +110,6 @@ GREY_FROM_SIDE = 35.0  # ... where its tiles are this large (photo pixels): smal
 FROM_ABOVE_BELOW = 0.8  # a board the camera's slant squashes more than this (37 degrees off vertical) ...
 FROM_ABOVE_MARGIN = 2.0  # ... is looked at from straight above with this many tile sides around it; a tile only
 FROM_ABOVE_SIZE = 1.3  # ... that look finds must be a tile's size there within this factor
-
-
-@dataclass(frozen=True)
-class _Sight:
-    """What one look at a photo found and read, before validation."""
-
-    working_size: int  # the long side the photo was shrunk to for finding tiles
-    tiles: tuple[ReadTile, ...]
-    face_down: tuple[np.ndarray, ...]
-    unread: tuple[np.ndarray, ...]
-    lone_blank: bool  # a loose tile shows no mark (the 0-0-0 tile, or a pip tile's back)
-    max_number: int
-    tile_side: float  # the median side of the tiles read, in pixels of the photo as shrunk (0: none)
-    fit: LatticeFit  # the lattice fitted to the outlines this look read
-    outlines: np.ndarray  # the finder's outlines this look read (photo pixels)
-    knows_the_board: bool = False  # a known board was matched to the tiles read and expected there
-    scale: float = 1.0  # the photo as shrunk for this look, over the photo
-    # The classifier's (N, 3, 8) probabilities at the corners of the tiles read.
-    probabilities: np.ndarray = field(default_factory=lambda: np.zeros((0, 3, NO_NUMBER + 1)))
-    greyed: bool = False  # the corners were read with their colour taken away (``read_colour_or_grey``)
-    from_above: bool = False  # the board was looked at in a view from straight above (``Reader._from_above``)
-    pattern: int = 0  # triangles found, too many for a game's tiles, so none read (``MOST_OUTLINES``, ``MOST_TILES``)
-
-    @cached_property
-    def read_surely(self) -> float:
-        """How surely the classifier read the corners of the tiles read (``_read_surely``)."""
-        return _read_surely(self.probabilities)
-
-    @cached_property
-    def way_round(self) -> int:
-        """The tiles read surely clockwise less those read surely anticlockwise (``vision.mirror``),
-        asked of the look chosen only."""
-        return way_round(self.probabilities)
-
-    @property
-    def photo_tile_side(self) -> float:
-        """The median side of the tiles read, in pixels of the photo itself (0: none)."""
-        return self.tile_side / self.scale
-
-    @property
-    def too_close(self) -> bool:
-        """Whether the tiles may be too large for the finder at this size: the tiles read are
-        large enough to show well from twice as far (outlines of large tiles the finder draws
-        short, so the tiles read come out smaller than they are), or it left as many outlines
-        unread as it read tiles (parts of large tiles, numbers and pips, taken for tiles).
-        Backs do not count: a pile of them beside a small board is the start of every game."""
-        fragmented = len(self.unread) >= max(1, len(self.tiles))
-        return fragmented or self.tile_side > FARTHER_ABOVE_SIDE
-
-    @property
-    def seen_at_ease(self) -> bool:
-        """Whether the tiles read show at the size the finder outlines best: not below
-        ``FAR_TILE_SIDE`` (small tiles it finds poorly) nor above ``FARTHER_ABOVE_SIDE`` (large
-        tiles it outlines roughly)."""
-        return FAR_TILE_SIDE <= self.tile_side <= FARTHER_ABOVE_SIDE
-
-    @property
-    def hard_to_read(self) -> bool:
-        """Whether the classifier read this look's corners too unsurely to trust any (a note
-        then says so once, instead of one note a corner)."""
-        return self.read_surely < HARD_TO_READ_BELOW
-
-    @property
-    def found(self) -> tuple[int, int]:
-        """How much this look found, to compare looks: tiles joined on the board, then all read."""
-        return sum(t.cell is not None for t in self.tiles), len(self.tiles)
 
 
 @dataclass(frozen=True)
@@ -264,11 +191,11 @@ class Reader:
         reading, sight = self._read_way_round(photos, mirror_image, rules, game)
         if may_be_mirrored(sight.way_round, len(reading.tiles)):
             reading, sight = self._checked_the_other_way_round(reading, sight, photos, rules, game)
-        return replace(reading, notes=(*_uncertain_corners(reading.tiles, sight), *reading.notes))
+        return replace(reading, notes=(*uncertain_corners(reading.tiles, sight), *reading.notes))
 
     def _read_way_round(
         self, photos: _Photos, flipped: bool, rules: Rules, game: KnownBoard | None
-    ) -> tuple[Reading, _Sight]:
+    ) -> tuple[Reading, Sight]:
         """The photo read as it is or, ``flipped``, flipped back (the earlier photo and reading
         too), given in the photo's own pixels, with advice to turn the mirroring off where it
         shows tiles (a live game's frame of a hand over the table says nothing of the camera).
@@ -289,8 +216,8 @@ class Reader:
         return back, sight
 
     def _checked_the_other_way_round(
-        self, reading: Reading, sight: _Sight, photos: _Photos, rules: Rules, game: KnownBoard | None
-    ) -> tuple[Reading, _Sight]:
+        self, reading: Reading, sight: Sight, photos: _Photos, rules: Rules, game: KnownBoard | None
+    ) -> tuple[Reading, Sight]:
         """A photo whose tiles read few surely clockwise (its ``reading`` by ``sight``), checked:
         where its tiles' corners read the right way round in the photo seen the other way round
         (flipped, or as it is where it was read flipped), or its numbers read surely only there
@@ -333,10 +260,10 @@ class Reader:
         path: str | None,
         previous_image: np.ndarray | None,
         game: KnownBoard | None,
-    ) -> tuple[Reading, _Sight]:
+    ) -> tuple[Reading, Sight]:
         """The photo read as it is, and the look it was read by. Its notes leave out those on
         uncertain corners, which name a loose tile by its pixels: ``read`` adds them
-        (``_uncertain_corners``) once the reading is in the photo's own pixels."""
+        (``uncertain_corners``) once the reading is in the photo's own pixels."""
         height, width = image.shape[:2]
         known = None if game is None else game.board
         timing: dict[str, float] = {}
@@ -357,9 +284,9 @@ class Reader:
         lap("denoise")
         first_look = self.finder.first_look(image)
         sights = self._looks(image, rules, first_look, lap, game)
-        sight = _best_look(sights)
+        sight = best_look(sights)
         from_above = self._from_above(image, rules, first_look, sight, lap, game)
-        if from_above is not None and _best_look([sight, from_above]) is from_above:
+        if from_above is not None and best_look([sight, from_above]) is from_above:
             sight = from_above
         sight, tiles, changed = self._against_the_earlier_photo(
             image, sight, previous, previous_image, rules, first_look, lap, game
@@ -368,8 +295,8 @@ class Reader:
         rules_used = replace(rules, max_number=sight.max_number)
         board = joined_board(tiles)
         violations = _shown_broken(validate_board(board, rules_used), board, known, previous)
-        advice = _advice(sight, noise, _blur_named(image, tiles, sight, face_down), _dark_named(image, tiles, sight))
-        notes = _notes(sight, sights[0], known, violations, advice)
+        advice = photo_advice(sight, noise, blur_named(image, tiles, sight, face_down), dark_named(image, tiles, sight))
+        notes = reading_notes(sight, sights[0], known, violations, advice)
         last, note = self._placement(image, tiles, board, rules_used, sight, changed, previous, previous_image, known)
         if note:
             notes.append(note)
@@ -387,9 +314,9 @@ class Reader:
         first_look: FirstLook,
         lap: Callable[[str], None],
         game: KnownBoard | None,
-    ) -> list[_Sight]:
+    ) -> list[Sight]:
         """The first look at the photo, then the others it calls for; the one that joins the most
-        tiles into the board wins (``_best_look``).
+        tiles into the board wins (``best_look``).
 
         A close-up: the finder, shown tiles larger than it learnt, outlines them roughly (they
         fail to join into a board) or takes their numbers and pips for tiles that then read as
@@ -417,14 +344,14 @@ class Reader:
     def _against_the_earlier_photo(
         self,
         image: np.ndarray,
-        sight: _Sight,
+        sight: Sight,
         previous: Reading | None,
         previous_image: np.ndarray | None,
         rules: Rules,
         first_look: FirstLook,
         lap: Callable[[str], None],
         game: KnownBoard | None,
-    ) -> tuple[_Sight, tuple[ReadTile, ...], Cell | None]:
+    ) -> tuple[Sight, tuple[ReadTile, ...], Cell | None]:
         """The look, its tiles and the one cell that changed (None: not known), once the earlier
         photo is weighed: an opening tile it showed, and where the camera kept still the cell
         that alone changed, which may hold a tile added that this photo's finder missed."""
@@ -448,7 +375,7 @@ class Reader:
         tiles: Sequence[ReadTile],
         board: Board,
         rules: Rules,
-        sight: _Sight,
+        sight: Sight,
         changed: Cell | None,
         previous: Reading | None,
         previous_image: np.ndarray | None,
@@ -480,10 +407,10 @@ class Reader:
         image: np.ndarray,
         rules: Rules,
         first_look: FirstLook,
-        sight: _Sight,
+        sight: Sight,
         lap: Callable[[str], None],
         known: KnownBoard | None,
-    ) -> _Sight | None:
+    ) -> Sight | None:
         """The board of ``sight`` looked at again in a view from straight above, when the camera's
         slant squashes it (``FROM_ABOVE_BELOW``) and it is large enough to show its plane
         (``shows_its_plane``); None otherwise. Seen steeply, small tiles' cores run together
@@ -535,7 +462,7 @@ class Reader:
         lap: Callable[[str], None],
         known: KnownBoard | None,
         enlarge_to: float | None = None,
-    ) -> _Sight:
+    ) -> Sight:
         """Tiles found from the finder's ``first_look`` (small ones looked at again, enlarged
         to ``enlarge_to`` if given: ``TileFinder.look_closer``) and read. A closer look that
         joins few of its outlines into a board may have broken the tiles into pieces (the grain
@@ -569,7 +496,7 @@ class Reader:
         first_look: FirstLook,
         lap: Callable[[str], None],
         known: KnownBoard | None,
-    ) -> _Sight:
+    ) -> Sight:
         """The finder's outlines read: fit the lattice, classify the corners, complete the
         board (and glue it again when that bridges a gap: ``_glued_again``), set backs apart and
         decode; with a ``known`` board matched to the tiles read, decode again expecting its
@@ -632,9 +559,9 @@ class Reader:
         tiles = tuple(t for t, there, ok in zip(read, tiles_there, with_numbers) if there and ok)
         unread = tuple(t.corners for t, there, ok in zip(read, tiles_there, with_numbers) if there and not ok)
         read_probabilities = up_probabilities[tiles_there & with_numbers]
-        read_surely = _read_surely(read_probabilities)
-        if read_surely < HARD_TO_READ_BELOW:  # a known board's tiles read as the game has them stay sure
-            tiles = tuple(t if expected.get(t.cell) == t.numbers else _no_surer_than(t, read_surely) for t in tiles)
+        surely = read_surely(read_probabilities)
+        if surely < HARD_TO_READ_BELOW:  # a known board's tiles read as the game has them stay sure
+            tiles = tuple(t if expected.get(t.cell) == t.numbers else _no_surer_than(t, surely) for t in tiles)
         read_outlines = outlines_of(tiles)
         room = len(tile_set(max_number)) - len(tiles)  # a set has no more tiles to lie face down
         face_down = coloured_like(
@@ -645,7 +572,7 @@ class Reader:
         sides = edge_lengths(read_outlines).mean(1) * first_look.scale
         tile_side = float(np.median(sides)) if len(sides) else 0.0
         lone_blank = bool((blank & ~down).any())
-        return _Sight(
+        return Sight(
             first_look.working_size,
             tiles,
             face_down,
@@ -760,12 +687,12 @@ class Reader:
         self,
         earlier: np.ndarray,
         image: np.ndarray,
-        sight: _Sight,
+        sight: Sight,
         rules: Rules,
         first_look: FirstLook,
         lap: Callable[[str], None],
         known: KnownBoard | None,
-    ) -> tuple[_Sight, Cell | None]:
+    ) -> tuple[Sight, Cell | None]:
         """The sight with the tile added since ``earlier``, taken from the same place, where
         the finder missed it, and that tile's cell: the one empty cell beside the board that
         changed while no tile read did (``changed_beside``), and not as a shadow does, is read
@@ -837,121 +764,6 @@ class Reader:
         return [missed[k] for k in seen[shows]], triangles[seen[shows]], probabilities[shows]
 
 
-def _blur_named(
-    image: np.ndarray, tiles: Sequence[ReadTile], sight: _Sight, face_down: Sequence[np.ndarray]
-) -> float | None:
-    """The photo's blur (``vision.focus.blur_over``) where it is out of focus for its tiles, else
-    None. Measured over the tiles read; where none is read (a camera so far out of focus that no
-    number reads), over the outlines found instead, backs and tiles left unread, whose softer
-    edges bear a higher bar (``BLURRED_ABOVE_UNREAD``)."""
-    if tiles:
-        blur = blur_over(image, outlines_of(tiles))
-        return blur if out_of_focus(blur, sight.photo_tile_side) else None
-    found = np.array([*sight.unread, *face_down], np.float64).reshape(-1, 3, 2)
-    if not len(found):
-        return None
-    blur = blur_over(image, found)
-    return blur if out_of_focus(blur, median_side(found), BLURRED_ABOVE_UNREAD) else None
-
-
-def _dark_named(image: np.ndarray, tiles: Sequence[ReadTile], sight: _Sight) -> float | None:
-    """The grey level of the photo's brightest parts (``vision.light``) where the photo is dark
-    and reads no tile or reads its numbers unsurely, else None: the studio's dark photos that
-    read well are read as they come, and their players need no word of it."""
-    if tiles and not sight.hard_to_read:
-        return None
-    level = brightest_level(image)
-    return level if dark(level) else None
-
-
-def _advice(sight: _Sight, noise: float, blur: float | None, darkness: float | None) -> list[str]:
-    """The notes that say why the photo reads poorly and how to take one that reads better: a
-    live game's page shows them by the camera, where a player can act on them. ``noise``: the
-    photo's (``vision.noise.noise_level``); ``blur``: its blur where it is out of focus
-    (``_blur_named``), else None; ``darkness``: its brightest parts' grey level where it is too
-    dark (``_dark_named``), else None."""
-    advice = []
-    if darkness is not None:
-        advice.append(
-            f"the photo is dark (its brightest parts are {darkness:.0f} grey levels of 255): light the table,"
-            " or let the camera take in more light"
-        )
-    if smoothing_for(noise) is not None:
-        advice.append(
-            f"the photo is noisy (about {noise:.0f} grey levels: a camera in dim light raises its gain), so it was"
-            " smoothed before reading: more light reads better"
-        )
-    if blur is not None:
-        advice.append(
-            f"the photo is blurred (its edges spread over about {blur:.1f} pixels: a camera out of focus, or"
-            " moving): focus the camera and hold it still, as blur loses small numbers and the seams between tiles"
-        )
-    if 0 < sight.photo_tile_side < SURELY_READ_SIDE:
-        advice.append(
-            f"the tiles are about {sight.photo_tile_side:.0f} pixels a side, too small to read surely:"
-            " bring the camera closer, or use more pixels"
-        )
-    if sight.hard_to_read:
-        advice.append(
-            f"the numbers are hard to read in this photo (the classifier is {sight.read_surely:.0%} sure of a"
-            " corner on average: blur, glare or small tiles), so the numbers read from it are flagged uncertain"
-        )
-    if sight.pattern:
-        advice.append(
-            f"{sight.pattern} triangles found, far more than a game's tiles: a cloth printed with triangles,"
-            " not a game, so none is read"
-        )
-    return advice
-
-
-def _uncertain_corners(tiles: Sequence[ReadTile], sight: _Sight) -> list[str]:
-    """A note for each number read unsurely (none where the whole photo reads so: its advice
-    says it once)."""
-    return [
-        f"corner {i} of the {'loose ' if t.cell is None else ''}tile {t.place} is uncertain ({c:.2f})"
-        for t in tiles
-        if t.ambiguous and not sight.hard_to_read
-        for i, c in enumerate(t.confidences)
-        if c < UNSURE_BELOW
-    ]
-
-
-def _notes(
-    sight: _Sight,
-    first: _Sight,
-    known: Board | None,
-    violations: Sequence[Violation],
-    advice: Sequence[str],
-) -> list[str]:
-    """What a reading says of itself, but for its uncertain corners (``_uncertain_corners``):
-    tiles it could not read, how the tiles were found (``first``: the first look, to say how the
-    chosen one differs), why the photo may read poorly (``advice``), and what the rules or the
-    game cannot match."""
-    notes = []
-    if sight.unread:
-        notes.append(f"{len(sight.unread)} loose tiles could not be read (table patterns, backs or tiles too small)")
-    if sight.from_above:
-        notes.append("the board is seen at a slant: its tiles were found in a view of it from straight above")
-    elif sight.working_size < first.working_size:
-        notes.append(f"the tiles are large (a close-up): found with the photo shrunk to {sight.working_size} px")
-    elif sight.working_size > first.working_size:
-        notes.append(f"the tiles are small in the frame: found with the photo shrunk to {sight.working_size} px only")
-    elif sight is not first:
-        notes.append("the tiles are small: found with the photo enlarged")
-    notes += advice
-    if sight.lone_blank:
-        notes.append("a loose tile shows no mark: the 0-0-0 tile face up, or a pip tile's back")
-    if known is not None and len(known) and not sight.knows_the_board:
-        notes.append("the game's board cannot be matched to the tiles in this photo")
-    if unjoined := sum(v.kind == "no_edge_contact" for v in violations):
-        tiles_are = "1 tile is" if unjoined == 1 else f"{unjoined} tiles are"
-        notes.append(
-            f"{tiles_are} not joined to the board in the photo: a hand, or tiles the reader did not find,"
-            " may hide what joins them"
-        )
-    return notes
-
-
 def _shown_broken(
     violations: Sequence[Violation], board: Board, known: Board | None, previous: Reading | None
 ) -> tuple[Violation, ...]:
@@ -969,11 +781,11 @@ def _shown_broken(
     return tuple(v for v in violations if v.kind != "no_edge_contact" or not set(v.cells) <= joined)
 
 
-def _a_pattern(first_look: FirstLook, triangles: int, fit: LatticeFit, outlines: np.ndarray) -> _Sight:
+def _a_pattern(first_look: FirstLook, triangles: int, fit: LatticeFit, outlines: np.ndarray) -> Sight:
     """A look that found too many ``triangles`` for a game's tiles (``MOST_TILES``,
     ``MOST_OUTLINES``): no tile read, the count kept for the reading's note."""
     nothing = (first_look.working_size, (), (), (), False, STANDARD_MAX, 0.0, fit, outlines)
-    return _Sight(*nothing, scale=first_look.scale, pattern=triangles)
+    return Sight(*nothing, scale=first_look.scale, pattern=triangles)
 
 
 def read_colour_or_grey(classifier: CornerClassifier, crops: np.ndarray, tile_side: float) -> tuple[np.ndarray, bool]:
@@ -1010,14 +822,7 @@ def _glued_again(fit: LatticeFit, cells: list[Cell | None], corners: np.ndarray)
     return again if again.on_board.sum() > sum(cell is not None for cell in cells) else None
 
 
-def _best_look(sights: Sequence[_Sight]) -> _Sight:
-    """The look that joins the most tiles into the board, then reads the most; on a tie, one
-    that shows the tiles at the size the finder outlines best (``seen_at_ease``: a corner cut
-    from a rough outline of a large tile can be misread), then the first."""
-    return max(sights, key=lambda s: (s.found, s.seen_at_ease))
-
-
-def _looks_small(shape: tuple[int, ...], first: _Sight, first_look: FirstLook) -> bool:
+def _looks_small(shape: tuple[int, ...], first: Sight, first_look: FirstLook) -> bool:
     """Whether the first look's tiles, or where it read none its outlines, came out small enough
     to be looked for again shown larger (``seen_small``). That holds also where the first look
     seemed too close (as many outlines unread as tiles read) and is looked at from farther: the
@@ -1090,20 +895,6 @@ def read_numbers(
     return tiles, max_number
 
 
-def _read_surely(probabilities: np.ndarray) -> float:
-    """How surely the classifier read a photo's face-up corners, (N, 3, 8) probabilities: the
-    mean probability of each corner's likeliest number, "no number" left out (1 where no tile
-    is read). Where it is low (blur, glare, tiles a few pixels large), the game's constraints
-    still choose a board that holds together, but often a consistent misreading whose numbers
-    each look certain: on studio photos, the numbers decoded in photos below
-    ``HARD_TO_READ_BELOW`` were right 31-92% of the time (86% between 0.6 and 0.7), against
-    91-99.9% above it (``docs/decisions.md``)."""
-    if not len(probabilities):
-        return 1.0
-    numbers = probabilities[:, :, :NO_NUMBER]
-    return float((numbers.max(2) / np.maximum(numbers.sum(2), 1e-12)).mean())
-
-
 def _no_surer_than(tile: ReadTile, confidence: float) -> ReadTile:
     """The tile with no number surer than ``confidence``, flagged where that is under ``UNSURE_BELOW``."""
     confidences = tuple(min(c, confidence) for c in tile.confidences)
@@ -1115,7 +906,7 @@ def _added(timing: Mapping[str, float], more: Mapping[str, float]) -> dict[str, 
     return {**timing, **{stage: timing.get(stage, 0.0) + ms for stage, ms in more.items()}}
 
 
-def _backs_from_farther(chosen: _Sight, later_looks: list[_Sight]) -> tuple[np.ndarray, ...]:
+def _backs_from_farther(chosen: Sight, later_looks: list[Sight]) -> tuple[np.ndarray, ...]:
     """The backs the chosen look found, and those the looks taken after the first one from
     farther (a close-up's) found beside its tiles: a close-up's board and its pile are seen best
     at different scales (a look from farther finds large backs whole where the nearer one, which
