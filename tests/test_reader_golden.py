@@ -432,8 +432,7 @@ def test_a_far_board_is_found_again_with_the_photo_enlarged(reader, monkeypatch)
     # That note is advice a live game's page shows by the camera; how the tiles were found is not.
     assert [note for note in reading.advice if "too small" in note] and set(reading.advice) <= set(reading.notes)
     assert "the tiles are small: found with the photo enlarged" not in reading.advice
-    for module in ("vision.reader", "vision.sight"):  # without that look, half the board is lost
-        monkeypatch.setattr(f"{module}.FAR_TILE_SIDE", 0.0)
+    monkeypatch.setattr("vision.sight.FAR_TILE_SIDE", 0.0)  # without that look, half the board is lost
     assert compare(truth, reader.read(image).to_dict())["found"] <= 20
 
 
@@ -721,8 +720,7 @@ def test_a_photo_whose_corners_the_classifier_reads_unsurely_has_every_number_fl
     assert all(t.ambiguous for t in reading.tiles)
     assert sum("hard to read" in note for note in reading.notes) == 1
     assert not any(note.startswith("corner ") for note in reading.notes)  # one note, not one per corner
-    for module in ("vision.reader", "vision.sight"):  # as before
-        monkeypatch.setattr(f"{module}.HARD_TO_READ_BELOW", 0.0)
+    monkeypatch.setattr("vision.sight.HARD_TO_READ_BELOW", 0.0)  # as before
     row = compare(truth, reader.read(image).to_dict())
     assert row["wrong_unsure"] < row["wrong_corners"] / 4
 

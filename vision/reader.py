@@ -80,7 +80,7 @@ from vision.mirror import MIRRORED_ADVICE, may_be_mirrored, mirrored, reads_bett
 from vision.noise import noise_level, smoothed, smoothing_for
 from vision.notes import blur_named, dark_named, photo_advice, reading_notes, uncertain_corners
 from vision.records import Reading, ReadTile, joined_board, outlines_of
-from vision.sight import FAR_TILE_SIDE, HARD_TO_READ_BELOW, Sight, best_look, read_surely
+from vision.sight import Sight, best_look, read_surely, small_for_the_finder, too_unsure
 from vision.sizes import (
     SIZE_TOLERANCE,
     SIZING_READ_TILES,
@@ -560,7 +560,7 @@ class Reader:
         unread = tuple(t.corners for t, there, ok in zip(read, tiles_there, with_numbers) if there and not ok)
         read_probabilities = up_probabilities[tiles_there & with_numbers]
         surely = read_surely(read_probabilities)
-        if surely < HARD_TO_READ_BELOW:  # a known board's tiles read as the game has them stay sure
+        if too_unsure(surely):  # a known board's tiles read as the game has them stay sure
             tiles = tuple(t if expected.get(t.cell) == t.numbers else _no_surer_than(t, surely) for t in tiles)
         read_outlines = outlines_of(tiles)
         room = len(tile_set(max_number)) - len(tiles)  # a set has no more tiles to lie face down
@@ -835,13 +835,13 @@ def _looks_small(shape: tuple[int, ...], first: Sight, first_look: FirstLook) ->
 
 
 def seen_small(shape: tuple[int, ...], first_look: FirstLook, tile_side: float) -> bool:
-    """Whether the finder saw tiles of ``tile_side`` photo pixels smaller than ``FAR_TILE_SIDE``
-    and can be shown them larger (``ENLARGED_TILE_SIDE``). Judged at the scale the finder looked
-    at, not in the photo's pixels: a phone photo's tiles may be large in its pixels yet small in
-    the finder's view of it."""
+    """Whether the finder saw tiles of ``tile_side`` photo pixels smaller than it finds well
+    (``vision.sight.small_for_the_finder``) and can be shown them larger (``ENLARGED_TILE_SIDE``).
+    Judged at the scale the finder looked at, not in the photo's pixels: a phone photo's tiles
+    may be large in its pixels yet small in the finder's view of it."""
     seen = seen_scale(shape, first_look)
     shown_larger = seen_scale(shape, first_look, ENLARGED_TILE_SIDE) > seen
-    return shown_larger and tile_side * seen < FAR_TILE_SIDE
+    return shown_larger and small_for_the_finder(tile_side * seen)
 
 
 def _shows(probabilities: np.ndarray, numbers: np.ndarray | Sequence[tuple[int, int, int]]) -> np.ndarray:
@@ -914,7 +914,9 @@ def _backs_from_farther(chosen: Sight, later_looks: list[Sight]) -> tuple[np.nda
     tiles as large as the finder finds well: a nearer look (the first, where a look nearer still
     won), or one showing them small, also finds specks of table."""
     farther = [
-        sight for sight in later_looks if sight.working_size < chosen.working_size and sight.tile_side >= FAR_TILE_SIDE
+        sight
+        for sight in later_looks
+        if sight.working_size < chosen.working_size and not small_for_the_finder(sight.tile_side)
     ]
     others = tuple(back for sight in farther for back in sight.face_down)
     if not others:

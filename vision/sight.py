@@ -80,18 +80,30 @@ class Sight:
         """Whether the tiles read show at the size the finder outlines best: not below
         ``FAR_TILE_SIDE`` (small tiles it finds poorly) nor above ``FARTHER_ABOVE_SIDE`` (large
         tiles it outlines roughly)."""
-        return FAR_TILE_SIDE <= self.tile_side <= FARTHER_ABOVE_SIDE
+        return not small_for_the_finder(self.tile_side) and self.tile_side <= FARTHER_ABOVE_SIDE
 
     @property
     def hard_to_read(self) -> bool:
         """Whether the classifier read this look's corners too unsurely to trust any (a note
         then says so once, instead of one note a corner)."""
-        return self.read_surely < HARD_TO_READ_BELOW
+        return too_unsure(self.read_surely)
 
     @property
     def found(self) -> tuple[int, int]:
         """How much this look found, to compare looks: tiles joined on the board, then all read."""
         return sum(t.cell is not None for t in self.tiles), len(self.tiles)
+
+
+def small_for_the_finder(side: float) -> bool:
+    """Whether tiles of this side (pixels as the finder sees them) are smaller than it finds well
+    (``FAR_TILE_SIDE``): a look showing them so is taken again, enlarged."""
+    return side < FAR_TILE_SIDE
+
+
+def too_unsure(surely: float) -> bool:
+    """Whether corners read this surely on the whole (``read_surely``) are too unsure to trust
+    any (``HARD_TO_READ_BELOW``)."""
+    return surely < HARD_TO_READ_BELOW
 
 
 def read_surely(probabilities: np.ndarray) -> float:
