@@ -1,6 +1,8 @@
 """`triominoes read` refuses bad input with one line and exit status 2, before loading any model;
 its summary for people."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -81,3 +83,14 @@ def test_a_full_disk_mid_way_is_told_in_a_line(capsys):
     assert main(["score", "samples/board.json", "--svg", "/dev/full"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "No space left on device" in err
+
+
+def test_a_damaged_photo_is_refused_in_one_line_with_nothing_of_the_decoders(tmp_path, capfd):
+    # The sample photo with 400 bytes of its compressed data lost: libjpeg printed "Corrupt JPEG
+    # data" straight to the process's stderr (past capsys), then the photo was read as if whole.
+    data = bytearray(Path("samples/board.jpg").read_bytes())
+    data[5000:5400] = bytes(400)
+    (tmp_path / "damaged.jpg").write_bytes(bytes(data))
+    assert main(["read", str(tmp_path / "damaged.jpg")]) == 2
+    captured = capfd.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and "JPEG data is damaged" in captured.err

@@ -1,6 +1,7 @@
 """Photos are checked before decoding: non-images, truncated files and pixel bombs are refused."""
 
 import io
+import os
 import struct
 import warnings
 
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageOps
 
-from vision.image_io import EXIF_ORIENTATION, ImageError, decode_image, load_image
+from vision.image_io import EXIF_ORIENTATION, ImageError, _decoder_messages, decode_image, load_image
 
 
 def encoded(kind=".jpg", shape=(48, 64, 3), noisy=False):
@@ -105,3 +106,51 @@ def test_load_image_reports_missing_files(tmp_path):
     path = tmp_path / "photo.jpg"
     path.write_bytes(encoded())
     assert load_image(path).shape == (48, 64, 3)
+
+
+def damaged_jpeg(zeroed: slice) -> bytes:
+    """A smooth 320x240 JPEG with part of its compressed data (counted from the start of the
+    scan) overwritten with zeros, as a bad disk or a broken transfer leaves it."""
+    pixels = cv2.GaussianBlur(np.random.default_rng(0).integers(0, 255, (240, 320, 3), np.uint8), (9, 9), 3)
+    data = bytearray(cv2.imencode(".jpg", pixels)[1].tobytes())
+    scan = data.find(b"\xff\xda")
+    start, stop = scan + zeroed.start, scan + zeroed.stop
+    data[start:stop] = bytes(stop - start)
+    return bytes(data)
+
+
+def test_a_damaged_jpeg_is_refused_in_one_line_of_ours(capfd):
+    # libjpeg decodes past lost data (the picture comes out shifted or grey in part) and printed
+    # its own "Corrupt JPEG data" line on stderr; the photo was then read as if whole.
+    with pytest.raises(ImageError, match=r"JPEG data is damaged \(Corrupt JPEG data: premature end") as refused:
+        decode_image(damaged_jpeg(slice(500, 900)), "upload")
+    assert refused.value.kind == "damaged"
+    assert capfd.readouterr().err == ""
+
+
+def test_a_png_that_cannot_be_decoded_says_why_in_one_line(capfd):
+    data = bytearray(encoded(".png", noisy=True))
+    compressed = data.find(b"IDAT") + 10
+    data[compressed : compressed + 30] = bytes(b ^ 0x55 for b in data[compressed : compressed + 30])
+    with pytest.raises(ImageError, match=r"PNG data cannot be decoded \(libpng error: "):
+        decode_image(bytes(data), "upload")
+    assert capfd.readouterr().err == ""
+
+
+def test_what_decoders_say_of_harmless_quirks_is_not_shown(capfd):
+    # Bytes skipped between markers (some cameras write them) and a colour profile libpng finds
+    # wrong leave the picture whole: it is read, and the libraries' warnings are kept off stderr.
+    skipped = damaged_jpeg(slice(20, 120))[:-2] + bytes(8) + b"\xff\xd9"
+    assert decode_image(skipped).shape == (240, 320, 3)
+    buffer = io.BytesIO()
+    Image.new("RGB", (40, 30)).save(buffer, "PNG", icc_profile=bytes(200))
+    assert decode_image(buffer.getvalue()).shape == (30, 40, 3)
+    assert capfd.readouterr().err == ""
+
+
+def test_others_lines_on_stderr_while_a_photo_is_decoded_are_still_shown(capfd):
+    with _decoder_messages() as said:
+        os.write(2, b"libpng warning: iCCP: known incorrect sRGB profile\n")
+        os.write(2, b"a log line of the service\n")
+    assert said == ["libpng warning: iCCP: known incorrect sRGB profile"]
+    assert capfd.readouterr().err == "a log line of the service\n"

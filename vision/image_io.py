@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import io
+import os
+import tempfile
+import threading
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import cv2
@@ -20,6 +25,15 @@ MIN_SIDE = 24
 MAX_ELONGATION = 20
 EXIF_ORIENTATION = 0x0112
 HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1"}
+# What the image libraries under OpenCV print on stderr while decoding. libjpeg goes on past
+# damaged data and says so (the picture comes out shifted, recoloured or grey in part), and libpng
+# says why before OpenCV gives up; but bytes skipped between markers (some cameras write them)
+# leave the picture whole. OpenCV's own log and libpng's warnings (a colour profile it finds
+# wrong) say nothing of the pixels.
+DAMAGE_SAID = ("Corrupt JPEG data", "Premature end of JPEG", "Invalid JPEG", "Bogus", "libpng error")
+SKIPPED_WITHOUT_HARM = "extraneous bytes before marker"
+ALSO_SAID = ("libpng warning", "[ WARN", "[ INFO", "[ERROR")
+_STDERR = threading.Lock()  # one decoder at a time holds the process's stderr
 
 
 class ImageError(ValueError):
@@ -58,10 +72,36 @@ def decode_image(data: bytes, name: str = "image") -> np.ndarray:
     check_size(width, height, name)
     if _truncated(data, kind):
         raise ImageError(f"{name}: the {kind} file is truncated")
-    pixels = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+    with _decoder_messages() as said:
+        pixels = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+    damage = [line for line in said if line.startswith(DAMAGE_SAID) and SKIPPED_WITHOUT_HARM not in line]
     if pixels is None or pixels.shape[:2] != (height, width):
-        raise ImageError(f"{name}: the {kind} data cannot be decoded")
+        raise ImageError(f"{name}: the {kind} data cannot be decoded" + (f" ({damage[0]})" if damage else ""))
+    if damage:
+        raise ImageError(f"{name}: the {kind} data is damaged ({damage[0]}): parts of the picture are lost")
     return _upright(pixels, orientation)
+
+
+@contextmanager
+def _decoder_messages() -> Iterator[list[str]]:
+    """The lines the image libraries print to stderr while decoding, caught instead of shown, so
+    that a damaged file gives one line of ours and nothing else. Lines that are no decoder's
+    (another thread's, in the service) are written out again afterwards."""
+    with _STDERR, tempfile.TemporaryFile() as caught:
+        said: list[str] = []
+        shown = os.dup(2)
+        os.dup2(caught.fileno(), 2)
+        try:
+            yield said
+        finally:
+            os.dup2(shown, 2)
+            os.close(shown)
+            caught.seek(0)
+            for line in caught.read().decode(errors="replace").splitlines():
+                if line.startswith(DAMAGE_SAID + ALSO_SAID):
+                    said.append(line.strip())
+                else:
+                    os.write(2, (line + "\n").encode())
 
 
 def as_photo(pixels: np.ndarray, name: str = "image") -> np.ndarray:
