@@ -149,6 +149,8 @@ def test_bad_photos_get_clear_4xx_answers(client):
     assert status(b"")[0] == 415
     code, detail = status(jpeg[: len(jpeg) // 2])
     assert code == 422 and "truncated" in detail
+    code, detail = status(jpeg[:5000] + bytes(400) + jpeg[5400:])  # compressed data lost
+    assert code == 422 and "damaged" in detail
     code, detail = status(tiny_png_header(30_000, 30_000))
     assert code == 413 and "megapixels" in detail
     code, detail = status(tiny_png_header(4096, 1))
