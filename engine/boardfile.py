@@ -14,17 +14,29 @@ class BoardFileError(ValueError):
     """The file is not a board file; the message is one line meant for the user."""
 
 
+def json_value(text: str | bytes) -> object:
+    """What a JSON text holds, as ``json.loads`` gives it, for every JSON file and body the
+    project reads. Bytes must be UTF-8 (UnicodeDecodeError otherwise). A byte-order mark before
+    the text (Windows Notepad writes one) is skipped; arrays or objects nested deeper than
+    Python's parser goes are malformed JSON (JSONDecodeError), not a RecursionError that the
+    callers' checks for bad input let through."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
+    text = text.removeprefix("\ufeff")
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise json.JSONDecodeError("arrays or objects nested too deeply", text, 0) from None
+
+
 def parse_board(text: str | bytes, rules_override: str | None = None) -> tuple[Board, Rules]:
     """Board and rules from board-file JSON, as text or as a file's bytes (which must be UTF-8: a
     photo given for a board file is said to be none); ``rules_override`` wins over the file's
     ``rules``."""
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError:
-            raise BoardFileError("not a board file (JSON text): its bytes are not UTF-8") from None
     try:
-        data = json.loads(text)
+        data = json_value(text)
+    except UnicodeDecodeError:
+        raise BoardFileError("not a board file (JSON text): its bytes are not UTF-8") from None
     except json.JSONDecodeError as error:
         raise BoardFileError(f"malformed JSON: {error}") from None
     return board_from_dict(data, rules_override)

@@ -25,7 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from engine.boardfile import BoardFileError, parse_board
+from engine.boardfile import BoardFileError, json_value, parse_board
 from engine.game import IllegalEvent
 from engine.rules import DEFAULT_PRESET, MOST_ROUNDS, PRESETS, described, get_rules
 from engine.scoring import score_answer
@@ -231,7 +231,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def add_event(game_id: str, request: Request) -> dict:
         session = store.get(game_id)
         try:
-            data = json.loads(await request.body())
+            data = json_value(await request.body())
         except (json.JSONDecodeError, UnicodeDecodeError):
             raise HTTPException(422, "the event is not valid JSON") from None
 
@@ -357,7 +357,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 def _opener_in(text: str) -> int:
     """The seat a socket's text message names as the opener: ``{"opener": i}``, i a whole
     number (a float such as 1.5, 1e999 or true names no seat); ValueError otherwise."""
-    message = json.loads(text)  # JSONDecodeError is a ValueError
+    message = json_value(text)  # JSONDecodeError is a ValueError
     opener = message.get("opener", 0) if isinstance(message, dict) else None
     if not isinstance(opener, int) or isinstance(opener, bool):
         raise ValueError(f"not a seat: {opener!r}")

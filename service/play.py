@@ -9,7 +9,6 @@ as a player would press "drew a tile" after seeing the last tile registered.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import time
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from engine.boardfile import json_value
 from engine.game import Game, IllegalEvent, LogEntry, Place, event_from_dict
 from engine.lattice import Cell, LatticeMap, maps_onto
 from engine.rules import Rules
@@ -107,7 +107,7 @@ def _captured(capture: cv2.VideoCapture, source: str, camera: bool, rate: float)
 def load_told(path: str | Path) -> list[dict]:
     """The told events of a script: a list of events, or an object with "events"; each event
     may carry the "frame" it happens at (a studio log entry's "event" is unwrapped)."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    data = json_value(Path(path).read_bytes())
     entries = data["events"] if isinstance(data, dict) else data
     told = []
     for entry in entries:

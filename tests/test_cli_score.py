@@ -32,6 +32,12 @@ def test_contract_example(tmp_path, capsys):
     }
 
 
+def test_a_board_file_saved_with_a_byte_order_mark_is_read(tmp_path, capsys):
+    # Windows Notepad starts a UTF-8 file with one; it was refused as malformed JSON.
+    assert main(["score", write(tmp_path, "\ufeff" + json.dumps(CONTRACT_BOARD))]) == 0
+    assert json.loads(capsys.readouterr().out)["score"]["total"] == 13
+
+
 def test_rules_option_and_svg(tmp_path, capsys):
     board = {"tiles": [{"cell": [0, 0], "corners": [5, 5, 5]}]}
     svg = tmp_path / "board.svg"
@@ -102,6 +108,8 @@ def test_illegal_last_tile_and_earlier_problems_are_reported(tmp_path, capsys):
         ({"max_number": 7, "tiles": [{"cell": [0, 0], "corners": [1, 2, 3]}]}, [], '"max_number" is 5'),
         ({"max_number": True, "tiles": [{"cell": [0, 0], "corners": [1, 2, 3]}]}, [], '"max_number" is 5'),
         (b"\xff\xfe".decode("latin-1"), [], "malformed JSON"),
+        # Nested deeper than Python's parser goes: a RecursionError and its traceback before.
+        ("[" * 100_000 + "]" * 100_000, [], "malformed JSON: arrays or objects nested too deeply"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, content, args, message):

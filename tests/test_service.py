@@ -77,6 +77,9 @@ def test_a_preset_is_described_and_an_unknown_one_refused(client):
     assert unknown.status_code == 404 and "house" in unknown.json()["detail"] and "children" in unknown.json()["detail"]
 
 
+DEEPLY_NESTED = b"[" * 100_000 + b"]" * 100_000
+
+
 def test_score_a_board_file(client):
     tiles = [{"cell": [0, 0], "corners": [5, 5, 5]}, {"cell": [1, 0], "corners": [5, 3, 5]}]
     board = {"rules": "pressman-us", "tiles": tiles}
@@ -94,6 +97,10 @@ def test_score_a_board_file(client):
     assert client.post("/v1/score", json={"tiles": []}).status_code == 422
     unknown = client.post("/v1/score", json={**board, "rules": "house"})
     assert unknown.status_code == 422 and "house" in unknown.json()["detail"]
+    deep = client.post("/v1/score", content=DEEPLY_NESTED)  # a RecursionError answered 500
+    assert deep.status_code == 422 and "nested too deeply" in deep.json()["detail"]
+    with_mark = client.post("/v1/score", content="\ufeff".encode() + json.dumps(board).encode())
+    assert with_mark.json()["score"]["total"] == 13  # a byte-order mark, as Windows Notepad writes
 
 
 def test_read_a_photo_with_its_previous_photo(client):
@@ -250,6 +257,7 @@ def test_events_draw_pass_undo_correct(client):
     far = client.post(events, json={"kind": "place", "cell": [10**23 + 1, 0], "corners": [5, 4, 5]}).json()
     assert "within 10000 of 0" in far["detail"]
     assert client.post(events, content=b"{oops").status_code == 422
+    assert client.post(events, content=DEEPLY_NESTED).status_code == 422  # a RecursionError answered 500
     assert client.get(f"/v1/games/{game['id']}").json()["scores"] == [25, 0]  # refused events changed nothing
 
 
@@ -495,8 +503,9 @@ def test_live_socket_answers_frames_and_survives_bad_ones(client):
         socket.send_text(json.dumps({"opener": 4}))  # a four-player game has no seat 4
         socket.send_text('{"opener": 1e999}')  # ended the socket (OverflowError)
         socket.send_text('{"opener": 1.5}')  # taken as seat 1
+        socket.send_text(DEEPLY_NESTED.decode())  # ended the socket (RecursionError)
         socket.send_bytes(b"not a frame")
-        for _ in range(3):
+        for _ in range(4):
             assert "a seat 0..3" in socket.receive_json()["message"]  # answered before the frame
         assert "not an image" in socket.receive_json()["message"]
         answers = []

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.board import Board
+from engine.boardfile import json_value
 from engine.lattice import LatticeMap, cell_corners
 from models.metrics import SIDE_BINS
 from vision.decode import UNSURE_BELOW
@@ -290,7 +291,7 @@ def _truth(file: Path) -> dict:
     """A truth file (the studio's shape: the photo's path, its tiles); EvaluationError naming the
     file where it is not one."""
     try:
-        truth = json.loads(file.read_text())
+        truth = json_value(file.read_bytes())
         if isinstance(truth["image"]["path"], str) and isinstance(truth["tiles"], list):
             return truth
     except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError):
@@ -343,7 +344,7 @@ def _predicted(predictions: Path, truths: list[dict]) -> tuple[list[dict], int]:
     by_name = {}
     for number, line in enumerate(predictions.read_text().splitlines(), 1):
         try:
-            reading = json.loads(line)
+            reading = json_value(line)
             by_name[Path(reading["image"]["path"]).name] = reading
         except (json.JSONDecodeError, KeyError, TypeError) as error:
             raise EvaluationError(f"{predictions} line {number}: not a reading ({error!r})") from None
