@@ -27,7 +27,7 @@ from engine.lattice import Cell, LatticeMap, maps_onto
 from engine.rules import Rules
 from engine.tiles import Corners, canonical
 from service.games import GameSession, GameStore, UnknownGame
-from vision.image_io import load_image
+from vision.image_io import lines_printed_by, load_image
 
 if TYPE_CHECKING:  # for annotations: the reader and its models load where a game is played
     from vision.reader import Reader
@@ -69,7 +69,8 @@ def frames(
     camera = source.isdigit()
     if not camera and not path.is_file():
         raise SourceError(f"{source}: no such file, folder or camera")
-    capture = cv2.VideoCapture(int(source) if camera else str(path))
+    with lines_printed_by(_a_video_library):  # FFmpeg on a file cut short, OpenCV on a missing camera
+        capture = cv2.VideoCapture(int(source) if camera else str(path))
     if not capture.isOpened():
         raise SourceError(f"{source}: cannot be opened as a {'camera' if camera else 'video'}")
     if camera:
@@ -77,6 +78,12 @@ def frames(
         if log:
             log(f"camera {source}: {given[0]}x{given[1]} pictures (asked for {camera_size[0]}x{camera_size[1]})")
     return _captured(capture, source, camera, rate)
+
+
+def _a_video_library(line: str) -> bool:
+    """Whether a line on stderr is FFmpeg's ("[mov,mp4,m4a,3gp,3g2,mj2 @ 0x...] moov atom not
+    found") or OpenCV's log ("[ WARN:0@0.1] global cap_v4l.cpp ... can't open camera by index")."""
+    return line.startswith("[")
 
 
 def _ask_for_size(capture: cv2.VideoCapture, size: tuple[int, int]) -> tuple[int, int]:
@@ -93,7 +100,8 @@ def _captured(capture: cv2.VideoCapture, source: str, camera: bool, rate: float)
     start, number = time.monotonic(), 0
     try:
         while True:
-            ok, pixels = capture.read()
+            with lines_printed_by(_a_video_library):  # a damaged frame: as shaky as a hand passing
+                ok, pixels = capture.read()
             if not ok:
                 break
             yield Frame(number, time.monotonic() - start if camera else number / video_rate, pixels)

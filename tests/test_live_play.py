@@ -391,3 +391,18 @@ def test_a_camera_is_asked_for_more_pixels_than_it_opens_with(monkeypatch):
     assert told == ["camera 0: 1280x720 pictures (asked for 1920x1080)"]
     asked_less = [frame.pixels.shape for frame in play_module.frames("0", camera_size=(640, 480))]
     assert asked_less == [(480, 640, 3)] * 2
+
+
+def test_a_video_or_camera_that_cannot_be_opened_is_refused_in_one_line_of_ours(tmp_path, capfd):
+    # FFmpeg ("moov atom not found") and OpenCV's log ("OpenCV should be configured with
+    # libavdevice to open a camera device") printed their own lines to stderr before ours.
+    video = tmp_path / "cut.mp4"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"mp4v"), 5, (64, 48))
+    for level in range(5):
+        writer.write(np.full((48, 64, 3), 40 * level, np.uint8))
+    writer.release()
+    video.write_bytes(video.read_bytes()[: video.stat().st_size // 2])  # cut short: its index is lost
+    database = str(tmp_path / "games.sqlite3")
+    for source, kind in ((str(video), "video"), ("99", "camera")):
+        assert main(["live", "--source", source, "--db", database]) == 2
+        assert capfd.readouterr().err == f"triominoes: error: {source}: cannot be opened as a {kind}\n"

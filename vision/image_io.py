@@ -7,7 +7,7 @@ import os
 import tempfile
 import threading
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -33,7 +33,7 @@ HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"
 DAMAGE_SAID = ("Corrupt JPEG data", "Premature end of JPEG", "Invalid JPEG", "Bogus", "libpng error")
 SKIPPED_WITHOUT_HARM = "extraneous bytes before marker"
 ALSO_SAID = ("libpng warning", "[ WARN", "[ INFO", "[ERROR")
-_STDERR = threading.Lock()  # one decoder at a time holds the process's stderr
+_STDERR = threading.Lock()  # one block at a time holds the process's stderr (``lines_printed_by``)
 
 
 class ImageError(ValueError):
@@ -72,7 +72,7 @@ def decode_image(data: bytes, name: str = "image") -> np.ndarray:
     check_size(width, height, name)
     if _truncated(data, kind):
         raise ImageError(f"{name}: the {kind} file is truncated")
-    with _decoder_messages() as said:
+    with lines_printed_by(_a_decoder) as said:
         pixels = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
     damage = [line for line in said if line.startswith(DAMAGE_SAID) and SKIPPED_WITHOUT_HARM not in line]
     if pixels is None or pixels.shape[:2] != (height, width):
@@ -82,11 +82,16 @@ def decode_image(data: bytes, name: str = "image") -> np.ndarray:
     return _upright(pixels, orientation)
 
 
+def _a_decoder(line: str) -> bool:
+    return line.startswith(DAMAGE_SAID + ALSO_SAID)
+
+
 @contextmanager
-def _decoder_messages() -> Iterator[list[str]]:
-    """The lines the image libraries print to stderr while decoding, caught instead of shown, so
-    that a damaged file gives one line of ours and nothing else. Lines that are no decoder's
-    (another thread's, in the service) are written out again afterwards."""
+def lines_printed_by(theirs: Callable[[str], bool]) -> Iterator[list[str]]:
+    """The lines that C libraries (an image decoder, FFmpeg, OpenCV's log) print straight to the
+    process's stderr while the block runs, those that are ``theirs`` caught instead of shown, so
+    that bad input gives one line of ours and nothing else. Other lines (another thread's, in the
+    service) are written out again afterwards."""
     with _STDERR, tempfile.TemporaryFile() as caught:
         said: list[str] = []
         shown = os.dup(2)
@@ -98,7 +103,7 @@ def _decoder_messages() -> Iterator[list[str]]:
             os.close(shown)
             caught.seek(0)
             for line in caught.read().decode(errors="replace").splitlines():
-                if line.startswith(DAMAGE_SAID + ALSO_SAID):
+                if theirs(line):
                     said.append(line.strip())
                 else:
                     os.write(2, (line + "\n").encode())
