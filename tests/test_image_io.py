@@ -154,3 +154,14 @@ def test_others_lines_on_stderr_while_a_photo_is_decoded_are_still_shown(capfd):
         os.write(2, b"a log line of the service\n")
     assert said == ["libpng warning: iCCP: known incorrect sRGB profile"]
     assert capfd.readouterr().err == "a log line of the service\n"
+
+
+def test_a_photo_is_decoded_where_no_temporary_file_can_be_made(monkeypatch):
+    # A container whose temporary folder is read-only: the decoders' lines are shown, as before.
+    def refused():
+        raise PermissionError("read-only file system")
+
+    monkeypatch.setattr("vision.image_io.tempfile.TemporaryFile", refused)
+    assert decode_image(encoded(".jpg")).shape == (48, 64, 3)
+    with pytest.raises(ImageError, match="truncated"):
+        decode_image(encoded(".jpg", noisy=True)[:-500])

@@ -8,7 +8,7 @@ import tempfile
 import threading
 import warnings
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import cv2
@@ -91,10 +91,18 @@ def lines_printed_by(theirs: Callable[[str], bool]) -> Iterator[list[str]]:
     """The lines that C libraries (an image decoder, FFmpeg, OpenCV's log) print straight to the
     process's stderr while the block runs, those that are ``theirs`` caught instead of shown, so
     that bad input gives one line of ours and nothing else. Other lines (another thread's, in the
-    service) are written out again afterwards."""
-    with _STDERR, tempfile.TemporaryFile() as caught:
-        said: list[str] = []
-        shown = os.dup(2)
+    service) are written out again afterwards. Where that cannot be done (no stderr, no
+    writable temporary folder) the block runs as it is, the libraries' lines shown."""
+    said: list[str] = []
+    with _STDERR, ExitStack() as stack:
+        try:
+            caught = stack.enter_context(tempfile.TemporaryFile())
+            shown: int | None = os.dup(2)
+        except OSError:
+            shown = None
+        if shown is None:
+            yield said
+            return
         os.dup2(caught.fileno(), 2)
         try:
             yield said
