@@ -1,4 +1,5 @@
-"""The board file of CONTRACT.md: reading it with one-line errors, writing results back."""
+"""The board file of CONTRACT.md: reading it with one-line errors, writing results back; and
+``json_value``, through which every JSON file and body the project reads is parsed."""
 
 from __future__ import annotations
 

@@ -69,7 +69,7 @@ def frames(
     camera = source.isdigit()
     if not camera and not path.is_file():
         raise SourceError(f"{source}: no such file, folder or camera")
-    with lines_printed_by(_a_video_library):  # FFmpeg on a file cut short, OpenCV on a missing camera
+    with lines_printed_by(_said_by_ffmpeg_or_opencv):  # FFmpeg on a file cut short, OpenCV on a missing camera
         capture = cv2.VideoCapture(int(source) if camera else str(path))
     if not capture.isOpened():
         raise SourceError(f"{source}: cannot be opened as a {'camera' if camera else 'video'}")
@@ -80,7 +80,7 @@ def frames(
     return _captured(capture, source, camera, rate)
 
 
-def _a_video_library(line: str) -> bool:
+def _said_by_ffmpeg_or_opencv(line: str) -> bool:
     """Whether a line on stderr is FFmpeg's ("[mov,mp4,m4a,3gp,3g2,mj2 @ 0x...] moov atom not
     found") or OpenCV's log ("[ WARN:0@0.1] global cap_v4l.cpp ... can't open camera by index")."""
     return line.startswith("[")
@@ -100,7 +100,7 @@ def _captured(capture: cv2.VideoCapture, source: str, camera: bool, rate: float)
     start, number = time.monotonic(), 0
     try:
         while True:
-            with lines_printed_by(_a_video_library):  # a damaged frame: as shaky as a hand passing
+            with lines_printed_by(_said_by_ffmpeg_or_opencv):  # a damaged frame: as shaky as a hand passing
                 ok, pixels = capture.read()
             if not ok:
                 break

@@ -72,7 +72,7 @@ def decode_image(data: bytes, name: str = "image") -> np.ndarray:
     check_size(width, height, name)
     if _truncated(data, kind):
         raise ImageError(f"{name}: the {kind} file is truncated")
-    with lines_printed_by(_a_decoder) as said:
+    with lines_printed_by(_said_by_a_decoder) as said:
         pixels = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
     damage = [line for line in said if line.startswith(DAMAGE_SAID) and SKIPPED_WITHOUT_HARM not in line]
     if pixels is None or pixels.shape[:2] != (height, width):
@@ -82,7 +82,8 @@ def decode_image(data: bytes, name: str = "image") -> np.ndarray:
     return _upright(pixels, orientation)
 
 
-def _a_decoder(line: str) -> bool:
+def _said_by_a_decoder(line: str) -> bool:
+    """Whether a line on stderr is libjpeg's, libpng's or OpenCV's log's."""
     return line.startswith(DAMAGE_SAID + ALSO_SAID)
 
 
