@@ -65,6 +65,25 @@ def test_bad_data(data, message):
         decode_image(data, "upload")
 
 
+def with_a_thumbnail(jpeg: bytes) -> bytes:
+    """The JPEG with an EXIF segment holding a small JPEG (a camera's thumbnail), whose own end
+    marker comes before the picture's data."""
+    exif = b"Exif\x00\x00" + encoded(".jpg", (8, 8, 3))
+    return jpeg[:2] + b"\xff\xe1" + (len(exif) + 2).to_bytes(2, "big") + exif + jpeg[2:]
+
+
+def test_data_a_phone_appends_after_the_picture_is_no_truncation():
+    # A Samsung's trailer, a motion photo's video after the JPEG, a tool's note after a PNG: the
+    # end marker was looked for in the file's last bytes, and such photos were refused as truncated.
+    jpeg = with_a_thumbnail(encoded(".jpg", noisy=True))
+    motion_photo = jpeg + b"\x00\x00\x00\x18ftypmp42" + bytes(range(256)) * 400
+    assert decode_image(motion_photo).shape == (48, 64, 3)
+    assert decode_image(encoded(".png", noisy=True) + b"appended by a tool" * 20).shape == (48, 64, 3)
+    assert decode_image(motion_photo[: len(jpeg) + 1000]).shape == (48, 64, 3)  # its video cut short
+    with pytest.raises(ImageError, match="truncated"):  # the thumbnail's end marker is not the picture's
+        decode_image(jpeg[:-500])
+
+
 def test_pixel_bomb_is_refused_before_decoding():
     bomb = encoded(".png", (7000, 8000))  # 56 megapixels of one colour: a small file
     assert len(bomb) < 1_000_000

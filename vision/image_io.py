@@ -176,12 +176,43 @@ def _is_heif(data: bytes) -> bool:
 
 
 def _truncated(data: bytes, kind: str | None) -> bool:
-    """JPEG and PNG carry an end marker; a file cut short has lost it."""
-    tail = data[-64:]
+    """JPEG and PNG carry an end marker; a file cut short has lost it. It is looked for after
+    the picture's data, not at the file's end: phones append data after it (a Samsung's trailer,
+    a motion photo's video), which the decoders skip."""
     if kind == "JPEG":
-        return b"\xff\xd9" not in tail
+        scan = _jpeg_first_scan(data)
+        return data.find(b"\xff\xd9", scan) < 0 if scan is not None else b"\xff\xd9" not in data[-64:]
     if kind == "PNG":
-        return b"IEND" not in tail
+        return not _png_has_its_end(data)
+    return False
+
+
+def _jpeg_first_scan(data: bytes) -> int | None:
+    """Where a JPEG's first scan (its SOS marker) starts, the segments before it skipped by their
+    lengths: the EXIF thumbnail among them is a JPEG with its own end marker. In the scans' data
+    a 0xFF byte is never followed by 0xD9, so the first end marker after this is the picture's.
+    None where the segments do not lead to a scan."""
+    at = 2  # past the start-of-image marker
+    while at + 4 <= len(data) and data[at] == 0xFF:
+        marker = data[at + 1]
+        if marker == 0xDA:
+            return at
+        if marker == 0xFF:  # fill byte
+            at += 1
+        elif marker == 0x01 or 0xD0 <= marker <= 0xD8:  # markers without a length
+            at += 2
+        else:
+            at += 2 + int.from_bytes(data[at + 2 : at + 4], "big")
+    return None
+
+
+def _png_has_its_end(data: bytes) -> bool:
+    """Whether a PNG's chunks, walked by their lengths, reach its IEND chunk."""
+    at = 8  # past the signature
+    while at + 12 <= len(data):
+        if data[at + 4 : at + 8] == b"IEND":
+            return True
+        at += 12 + int.from_bytes(data[at : at + 4], "big")
     return False
 
 
