@@ -177,10 +177,10 @@ def test_others_lines_on_stderr_while_a_photo_is_decoded_are_still_shown(capfd):
 
 def test_a_photo_is_decoded_where_no_temporary_file_can_be_made(monkeypatch):
     # A container whose temporary folder is read-only: the decoders' lines are shown, as before.
-    def refused():
+    def refused(process):
         raise PermissionError("read-only file system")
 
-    monkeypatch.setattr("vision.image_io.tempfile.TemporaryFile", refused)
+    monkeypatch.setattr("vision.image_io._stderr_catcher", refused)
     assert decode_image(encoded(".jpg")).shape == (48, 64, 3)
     with pytest.raises(ImageError, match="truncated"):
         decode_image(encoded(".jpg", noisy=True)[:-500])

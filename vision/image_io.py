@@ -8,8 +8,10 @@ import tempfile
 import threading
 import warnings
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
+from typing import BinaryIO
 
 import cv2
 import numpy as np
@@ -95,15 +97,16 @@ def lines_printed_by(theirs: Callable[[str], bool]) -> Iterator[list[str]]:
     service) are written out again afterwards. Where that cannot be done (no stderr, no
     writable temporary folder) the block runs as it is, the libraries' lines shown."""
     said: list[str] = []
-    with _STDERR, ExitStack() as stack:
+    with _STDERR:
         try:
-            caught = stack.enter_context(tempfile.TemporaryFile())
-            shown: int | None = os.dup(2)
+            caught, shown = _stderr_catcher(os.getpid()), os.dup(2)
         except OSError:
-            shown = None
-        if shown is None:
+            caught = shown = None
+        if caught is None:
             yield said
             return
+        caught.seek(0)
+        caught.truncate()
         os.dup2(caught.fileno(), 2)
         try:
             yield said
@@ -116,6 +119,14 @@ def lines_printed_by(theirs: Callable[[str], bool]) -> Iterator[list[str]]:
                     said.append(line.strip())
                 else:
                     os.write(2, (line + "\n").encode())
+
+
+@cache
+def _stderr_catcher(process: int) -> BinaryIO:
+    """The temporary file ``lines_printed_by`` points stderr at, made once a process (a forked
+    one must not share its parent's) and emptied before each use, rather than made and deleted
+    for every photo or frame."""
+    return tempfile.TemporaryFile()
 
 
 def as_photo(pixels: np.ndarray, name: str = "image") -> np.ndarray:
