@@ -4,7 +4,8 @@
 
 Every answer to bad input is a 4xx with ``{"detail": "..."}``: bodies over the size limit (413),
 bodies without a length (411), photos that are not images (415), damaged or over-large photos
-(422 / 413), unknown games (404), malformed JSON and events the rules forbid (422).
+(422 / 413), unknown games (404), malformed JSON, events the rules forbid and forms with two
+parts of one name (422).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Annotated, Literal
 
 import anyio
 import anyio.abc
-from fastapi import FastAPI, File, Form, HTTPException, Request, UploadFile, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, File, Form, HTTPException, Request, UploadFile, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -124,6 +125,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def bad_image(request: Request, error: ImageError) -> JSONResponse:
         return JSONResponse({"detail": str(error)}, IMAGE_STATUS.get(error.kind, 422))
 
+    async def one_part_a_name(request: Request) -> None:
+        """Refuses a form with two parts of one name (two photos sent as ``image``), which would
+        otherwise be read as its last part without a word."""
+        form = await request.form()  # parsed once: the endpoint's own fields come from the same
+        for name in form:
+            if (count := len(form.getlist(name))) > 1:
+                raise HTTPException(422, f"{count} form parts are named {name!r}; send one")
+
     def rules_or_422(name: str) -> str:
         try:
             return get_rules(name).name
@@ -149,7 +158,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(404, str(error)) from None
         return {"name": rules.name, "described": described(rules), "settings": asdict(rules)}
 
-    @app.post("/v1/readings", summary="Read a photo: tiles, numbers, violations, the last placement")
+    @app.post(
+        "/v1/readings",
+        summary="Read a photo: tiles, numbers, violations, the last placement",
+        dependencies=[Depends(one_part_a_name)],
+    )
     async def read_photo(
         image: Annotated[UploadFile, File()],
         previous: Annotated[UploadFile | None, File()] = None,
@@ -244,7 +257,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         return await run_in_threadpool(work)
 
-    @app.post("/v1/games/{game_id}/frames", summary="A photo of the table: commits the new tiles it shows, in turn")
+    @app.post(
+        "/v1/games/{game_id}/frames",
+        summary="A photo of the table: commits the new tiles it shows, in turn",
+        dependencies=[Depends(one_part_a_name)],
+    )
     async def add_frame(game_id: str, image: Annotated[UploadFile, File()], opener: Annotated[int, Form()] = 0) -> dict:
         session = store.get(game_id)
         pixels = await photo(image, "image")

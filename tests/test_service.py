@@ -167,6 +167,19 @@ def test_bad_photos_get_clear_4xx_answers(client):
     assert client.post("/v1/readings", data={"rules": "pressman-us"}).status_code == 422  # no photo
 
 
+def test_two_parts_of_one_name_are_refused_not_read_as_the_last(client):
+    photos = [
+        ("image", ("a.jpg", (SAMPLES / name).read_bytes(), "image/jpeg")) for name in ("board.jpg", "board_before.jpg")
+    ]
+    answer = client.post("/v1/readings", files=photos)
+    assert answer.status_code == 422 and answer.json()["detail"] == "2 form parts are named 'image'; send one"
+    answer = client.post("/v1/readings", files=photos[:1], data={"rules": ["pressman-us", "pressman-2012"]})
+    assert answer.status_code == 422 and "named 'rules'" in answer.json()["detail"]
+    game = new_game(client)
+    answer = client.post(f"/v1/games/{game['id']}/frames", files=photos)
+    assert answer.status_code == 422 and client.get(f"/v1/games/{game['id']}").json()["events"] == []
+
+
 def test_body_limits(tmp_path):
     with TestClient(create_app(Settings(database=str(tmp_path / "g.sqlite3"), max_body_bytes=2048))) as small:
         too_big = small.post("/v1/score", content=b"x" * 4096)
