@@ -29,6 +29,22 @@ def test_grey_photos_come_back_as_colour():
     assert decode_image(encoded(".png", (30, 40))).shape == (30, 40, 3)
 
 
+@pytest.mark.parametrize(("kind", "bits"), [(".png", 16), (".png", 12), (".tif", 10), (".png", 8)])
+def test_16_bit_photos_keep_the_bits_they_use(kind, bits):
+    # A 12-bit camera's values in a 16-bit file: OpenCV alone kept their top byte, a black picture.
+    pixels = np.random.default_rng(1).integers(0, 256, (30, 40, 3), np.uint16)
+    pixels[0, 0] = 255
+    ok, data = cv2.imencode(kind, pixels << (bits - 8) if bits > 8 else pixels.astype(np.uint8))
+    assert ok
+    decoded = decode_image(data.tobytes())
+    assert decoded.dtype == np.uint8 and np.array_equal(decoded, pixels)
+
+
+def test_grey_16_bit_photos_come_back_as_colour():
+    grey = np.arange(30 * 40, dtype=np.uint16).reshape(30, 40) * 50
+    assert decode_image(cv2.imencode(".png", grey)[1].tobytes()).shape == (30, 40, 3)
+
+
 def with_orientation(pixels: np.ndarray, orientation: int, kind: str) -> bytes:
     """The BGR pixels encoded as they are, with an EXIF tag telling how to turn them."""
     picture = Image.fromarray(np.ascontiguousarray(pixels[:, :, ::-1]))

@@ -75,13 +75,24 @@ def decode_image(data: bytes, name: str = "image") -> np.ndarray:
     if _truncated(data, kind):
         raise ImageError(f"{name}: the {kind} file is truncated")
     with lines_printed_by(_said_by_a_decoder) as said:
-        pixels = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+        flags = cv2.IMREAD_COLOR | cv2.IMREAD_ANYDEPTH | cv2.IMREAD_IGNORE_ORIENTATION
+        pixels = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
     damage = [line for line in said if line.startswith(DAMAGE_SAID) and SKIPPED_WITHOUT_HARM not in line]
     if pixels is None or pixels.shape[:2] != (height, width):
         raise ImageError(f"{name}: the {kind} data cannot be decoded" + (f" ({damage[0]})" if damage else ""))
     if damage:
         raise ImageError(f"{name}: the {kind} data is damaged ({damage[0]}): parts of the picture are lost")
-    return _upright(pixels, orientation)
+    return _upright(_eight_bits(pixels), orientation)
+
+
+def _eight_bits(pixels: np.ndarray) -> np.ndarray:
+    """8-bit pixels of a photo decoded at 8 or 16 bits. A 16-bit file often holds a 10-, 12- or
+    14-bit camera's values, which kept to their top 8 of 16 bits (as OpenCV would) left the
+    picture nearly black; so the bits used are kept, the brightest value in the top bit."""
+    if pixels.dtype == np.uint8:
+        return pixels
+    used = max(8, int(pixels.max()).bit_length())
+    return (pixels >> (used - 8)).astype(np.uint8)
 
 
 def _said_by_a_decoder(line: str) -> bool:
