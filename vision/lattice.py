@@ -210,19 +210,7 @@ def fit_lattice(outlines: np.ndarray, join_tolerance: float = JOIN_TOLERANCE) ->
         return LatticeFit([], outlines, {}, None, 0.0)
     side = median_side(outlines)
     point_of = _clusters(outlines.reshape(-1, 2), join_tolerance * side).reshape(n, 3)
-    # Edges as unordered pairs of clustered corners: two tiles sharing one are glued there.
-    by_edge: dict[frozenset, list[tuple[int, int]]] = {}
-    for t in range(n):
-        for i in range(3):
-            key = frozenset((point_of[t, i], point_of[t, (i + 1) % 3]))
-            if len(key) == 2:
-                by_edge.setdefault(key, []).append((t, i))
-    glued = [[] for _ in range(n)]  # (own edge index, other tile, other's edge index)
-    for sharers in by_edge.values():
-        for t, i in sharers:
-            # Neighbours walk a shared edge in opposite directions; the same direction is a
-            # second outline of the same tile, not a neighbour.
-            glued[t].extend((i, u, j) for u, j in sharers if u != t and point_of[t, i] == point_of[u, (j + 1) % 3])
+    glued = _glued_edges(point_of)
     components = _components(glued)
     cells: list[Cell | None] = [None] * n
     first: list[int | None] = [0] * n  # which outline corner is the cell's first (None: not trusted)
@@ -248,22 +236,45 @@ def fit_lattice(outlines: np.ndarray, join_tolerance: float = JOIN_TOLERANCE) ->
         for t, cell in _place_by_centre(outlines, cells, homography).items():
             cells[t] = cell
             first[t] = _first_corner_if_it_fits(outlines[t], cell, homography, side)
-    # Lattice points where the tiles placed by their own corners show them: the mean of their corners there.
-    index_of: dict[Point, int] = {}  # each point seen, in the order first seen
-    at, corners_there = [], []
-    for t in range(n):
-        if cells[t] is not None and first[t] is not None:
-            for i, point in _points_of(cells[t], first[t]).items():
-                at.append(index_of.setdefault(point, len(index_of)))
-                corners_there.append(outlines[t, i])
-    at, xy = np.array(at, np.int64), np.array(corners_there, np.float64).reshape(-1, 2)
-    points = dict(zip(index_of, _means_of(xy, at, np.arange(len(index_of)))))
-    fit = LatticeFit(cells, outlines, points, homography, side)
+    fit = LatticeFit(cells, outlines, _points_shown(outlines, cells, first), homography, side)
     corners = np.array(
         [o if c is None else [fit.where(point) for point in cell_corners(c)] for o, c in zip(outlines, cells)],
         np.float64,
     )
     return replace(fit, corners=corners)
+
+
+def _glued_edges(point_of: np.ndarray) -> list[list[tuple[int, int, int]]]:
+    """For each tile, given the lattice-point label of each of its (N, 3) corners, the edges it
+    shares with another tile: (own edge index, other tile, other's edge index). An edge is a
+    pair of clustered corners; two tiles holding the same pair are glued there."""
+    by_edge: dict[frozenset, list[tuple[int, int]]] = {}
+    for t in range(len(point_of)):
+        for i in range(3):
+            key = frozenset((point_of[t, i], point_of[t, (i + 1) % 3]))
+            if len(key) == 2:
+                by_edge.setdefault(key, []).append((t, i))
+    glued: list[list[tuple[int, int, int]]] = [[] for _ in range(len(point_of))]
+    for sharers in by_edge.values():
+        for t, i in sharers:
+            # Neighbours walk a shared edge in opposite directions; the same direction is a
+            # second outline of the same tile, not a neighbour.
+            glued[t].extend((i, u, j) for u, j in sharers if u != t and point_of[t, i] == point_of[u, (j + 1) % 3])
+    return glued
+
+
+def _points_shown(outlines: np.ndarray, cells: list[Cell | None], first: list[int | None]) -> dict[Point, np.ndarray]:
+    """Where the tiles placed by their own corners show each lattice point: the mean of their
+    corners there (tiles whose first corner is not trusted show none)."""
+    index_of: dict[Point, int] = {}  # each point seen, in the order first seen
+    at, corners_there = [], []
+    for t, (cell, first_corner) in enumerate(zip(cells, first)):
+        if cell is not None and first_corner is not None:
+            for i, point in _points_of(cell, first_corner).items():
+                at.append(index_of.setdefault(point, len(index_of)))
+                corners_there.append(outlines[t, i])
+    xy = np.array(corners_there, np.float64).reshape(-1, 2)
+    return dict(zip(index_of, _means_of(xy, np.array(at, np.int64), np.arange(len(index_of)))))
 
 
 def _walk(start: int, cell: Cell, first: int, glued: list, taken: set[Cell]) -> dict[int, tuple[Cell, int]]:
