@@ -7,7 +7,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,7 +21,8 @@ from engine.svg import board_svg
 from engine.tiles import LARGE_MAX, STANDARD_MAX, format_corners, tile_set
 
 if TYPE_CHECKING:
-    from service.play import StandIn
+    from service.games import GameSession, GameStore
+    from service.play import Frame, StandIn
 
 EXIT_BAD_INPUT = 2
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a tool whose reader left
@@ -584,8 +585,8 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _live(args: argparse.Namespace) -> int:
-    from service.games import GameStore, UnknownGame
-    from service.play import CAMERA_SIZE, SourceError, compare_with_told, frames, load_told, play, told_opener
+    from service.games import UnknownGame
+    from service.play import SourceError, load_told, play, told_opener
     from vision.image_io import ImageError
 
     _writable_file(args.db)
@@ -595,30 +596,8 @@ def _live(args: argparse.Namespace) -> int:
         told = load_told(args.told) if args.told else []
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         raise InputError(f"--told {args.told}: not an event script ({error})") from None
-    try:
-        store = GameStore(args.db)
-        session = store.get(args.game) if args.game else None
-        if session is not None:
-            _same_set_up(session.game, args)
-        players = session.game.players if session else args.players or NEW_GAME_PLAYERS
-        if args.opener is not None and not 0 <= args.opener < len(players):
-            raise InputError(f"--opener must be a seat 0..{len(players) - 1}, not {args.opener}")
-        # The source is checked before a game is made for it.
-        source = frames(args.source, args.rate, args.camera_size or CAMERA_SIZE, print)
-        new_game = (args.rules or DEFAULT_PRESET, args.max_number or STANDARD_MAX, args.rounds)
-        rules = session.game.rules if session else game_rules(*new_game)
-        if _highest_placed(told) > rules.max_number:
-            raise InputError(
-                f"--told: its tiles have numbers to {LARGE_MAX}, past the game's set (0 to {rules.max_number}):"
-                f" keep it as a game of the 84-tile set (--max-number {LARGE_MAX})"
-            )
-        stand_in = _stand_in(told, players, rules) if args.stand_in else None
-        if session is None:
-            session = store.create(players, *new_game)
-    except UnknownGame:
-        raise InputError(f"--game {args.game}: no such game in {args.db}") from None
-    except ValueError as error:  # StoreError, SourceError, a player count the rules refuse
-        raise InputError(str(error)) from None
+    store, session, source, stand_in = _live_set_up(args, told)
+    rules = session.game.rules
     set_up = f"{rules.name}, the {len(tile_set(rules.max_number))}-tile set"
     set_up += f", {rules.max_rounds} rounds at most" if rules.max_rounds is not None else ""
     print(f"game {session.id} ({', '.join(session.game.players)}; {set_up}) in {args.db}")
@@ -648,6 +627,56 @@ def _live(args: argparse.Namespace) -> int:
     except UnknownGame:
         raise InputError(f"game {session.id} was deleted from {args.db} while it was kept") from None
     store.save(session)
+    _print_live_summary(args, session, told, stand_in)
+    if args.sheet:
+        Path(args.sheet).write_text(session.score_sheet_csv(), encoding="utf-8")
+    if args.json:
+        print(json.dumps(session.to_dict()))
+    return 0
+
+
+def _live_set_up(
+    args: argparse.Namespace, told: list[dict]
+) -> tuple[GameStore, GameSession, Iterator[Frame], StandIn | None]:
+    """The store, the game (the one ``--game`` names, or a new one), the frames' source and the
+    stand-in of a ``live`` run, each checked before a game is made for them."""
+    from service.games import GameStore, UnknownGame
+    from service.play import CAMERA_SIZE, frames
+
+    try:
+        store = GameStore(args.db)
+        session = store.get(args.game) if args.game else None
+        if session is not None:
+            _same_set_up(session.game, args)
+        players = session.game.players if session else args.players or NEW_GAME_PLAYERS
+        if args.opener is not None and not 0 <= args.opener < len(players):
+            raise InputError(f"--opener must be a seat 0..{len(players) - 1}, not {args.opener}")
+        # The source is checked before a game is made for it.
+        source = frames(args.source, args.rate, args.camera_size or CAMERA_SIZE, print)
+        new_game = (args.rules or DEFAULT_PRESET, args.max_number or STANDARD_MAX, args.rounds)
+        rules = session.game.rules if session else game_rules(*new_game)
+        if _highest_placed(told) > rules.max_number:
+            raise InputError(
+                f"--told: its tiles have numbers to {LARGE_MAX}, past the game's set (0 to {rules.max_number}):"
+                f" keep it as a game of the 84-tile set (--max-number {LARGE_MAX})"
+            )
+        stand_in = _stand_in(told, players, rules) if args.stand_in else None
+        if session is None:
+            session = store.create(players, *new_game)
+    except UnknownGame:
+        raise InputError(f"--game {args.game}: no such game in {args.db}") from None
+    except ValueError as error:  # StoreError, SourceError, a player count the rules refuse
+        raise InputError(str(error)) from None
+    return store, session, source, stand_in
+
+
+def _print_live_summary(
+    args: argparse.Namespace, session: GameSession, told: list[dict], stand_in: StandIn | None
+) -> None:
+    """What a ``live`` run ends with: the scores, how they match a told script, what the stand-in
+    entered, and why no view counted where photos were taken as a video's frames."""
+    from service.play import compare_with_told
+
     if session.table.shown is None and not args.still and Path(args.source).is_dir():  # no view ever counted
         print(
             f"triominoes: the photos in {args.source} were taken as a video's frames, which count once"
@@ -674,11 +703,6 @@ def _live(args: argparse.Namespace) -> int:
             f" was played; {stand_in.gave_up} refused as entered; {stand_in.unsure_frames} entered where the"
             " round's tiles left the lattice turn open"
         )
-    if args.sheet:
-        Path(args.sheet).write_text(session.score_sheet_csv(), encoding="utf-8")
-    if args.json:
-        print(json.dumps(session.to_dict()))
-    return 0
 
 
 def _style_names() -> list[str]:
