@@ -4,8 +4,11 @@ point, and turns bad input into a one-line message with exit status 2."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import json
 import os
+import socket
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -27,6 +30,7 @@ if TYPE_CHECKING:
 EXIT_BAD_INPUT = 2
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a tool whose reader left
 EXIT_SYSTEM_REFUSED = 1  # a file the system would not read or write once the work was under way
+EXIT_SERVER_FAILED = 3  # the service did not start (uvicorn's own status for it)
 
 
 class InputError(Exception):
@@ -579,9 +583,30 @@ def _serve(args: argparse.Namespace) -> int:
         app = create_app(Settings(database=args.db, cors_origins=tuple(args.cors_origin or ())))
     except StoreError as error:
         raise InputError(str(error)) from None
+    listening = _listening_socket(args.host, args.port)
     print(f"serving on http://{args.host}:{args.port}/ (games in {args.db}; API docs at /docs)")
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
-    return 0
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how a server is stopped: exit 0
+        server.run(sockets=[listening])
+    return 0 if server.started else EXIT_SERVER_FAILED  # as uvicorn.run ends
+
+
+def _listening_socket(host: str, port: int) -> socket.socket:
+    """The socket ``serve`` answers on, bound here (as uvicorn would bind it) so that a port in
+    use or an address not this machine's is one line and exit 2, said before "serving on"; uvicorn
+    printed its own error after that line and exited 3."""
+    listening = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listening.bind((host, port))
+    except OSError as error:
+        listening.close()
+        why = "in use: another server listens there (stop it, or choose another --port)"
+        if error.errno != errno.EADDRINUSE:
+            why = f"not possible: {error.strerror or error}"
+        raise InputError(f"serving on {host}:{port} is {why}") from None
+    listening.set_inheritable(True)
+    return listening
 
 
 def _live(args: argparse.Namespace) -> int:

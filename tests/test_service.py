@@ -1,10 +1,17 @@
 """The web service: every endpoint, every kind of bad input, persistence, the live socket."""
 
+import contextlib
 import csv
 import io
 import json
 import re
+import signal
+import socket
 import struct
+import subprocess
+import sys
+import time
+import urllib.request
 import zlib
 from collections import deque
 from pathlib import Path
@@ -620,6 +627,39 @@ def test_serve_refuses_a_bad_port_or_folder(tmp_path, capsys):
     assert main(["serve", "--port", "70000"]) == 2
     assert main(["serve", "--db", str(tmp_path / "missing" / "games.sqlite3")]) == 2
     assert "no such folder" in capsys.readouterr().err
+
+
+def test_serve_on_a_port_in_use_says_so_before_serving(tmp_path, capsys):
+    from service.cli import main
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port), "--db", str(tmp_path / "games.sqlite3")]) == 2
+    said = capsys.readouterr()
+    assert f"serving on 127.0.0.1:{port} is in use: another server listens there" in said.err
+    assert "serving on http" not in said.out
+    assert main(["serve", "--host", "no-such-host.invalid", "--db", str(tmp_path / "games.sqlite3")]) == 2
+    assert "serving on no-such-host.invalid:8000 is not possible" in capsys.readouterr().err
+
+
+def test_serve_answers_and_ctrl_c_stops_it_with_exit_0(tmp_path):
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        port = probe.getsockname()[1]  # a free port, freed again for the server
+    command = [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--db", str(tmp_path / "g.sqlite3")]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        answer = None
+        for _ in range(300):
+            with contextlib.suppress(OSError):
+                answer = urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/rules", timeout=5).read()
+                break
+            time.sleep(0.1)
+        assert answer is not None and "pressman-us" in json.loads(answer)
+    finally:
+        server.send_signal(signal.SIGINT)
+        out, err = server.communicate(timeout=30)
+    assert server.returncode == 0, err
+    assert out.startswith(f"serving on http://127.0.0.1:{port}/")
 
 
 def test_frames_sent_faster_than_they_are_read_are_dropped_not_queued(client):
