@@ -605,7 +605,6 @@ def _listening_socket(host: str, port: int) -> socket.socket:
         if error.errno != errno.EADDRINUSE:
             why = f"not possible: {error.strerror or error}"
         raise InputError(f"serving on {host}:{port} is {why}") from None
-    listening.set_inheritable(True)
     return listening
 
 
