@@ -329,11 +329,12 @@ def test_more_tiles_joined_than_a_set_has_are_no_board(reader, monkeypatch):
     assert reading.tiles == () and any("24 triangles found" in note for note in reading.notes)
 
 
-def test_grey_and_bgra_pixels_are_read_as_bgr_and_others_refused(reader, readings):
+def test_grey_bgra_and_16_bit_pixels_are_read_as_bgr_and_others_refused(reader, readings):
     # Grey pixels failed deep in the lattice (a broadcast error), BGRA and floats in onnxruntime.
     image = load_image(SAMPLES / "board.jpg")
     numbers = sorted((t.cell, t.numbers) for t in readings[1].tiles)
-    for pixels in (cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.cvtColor(image, cv2.COLOR_BGR2BGRA)):
+    twelve_bits = image.astype(np.uint16) << 4  # a 12-bit camera's values, as cv2.IMREAD_UNCHANGED gives them
+    for pixels in (cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.cvtColor(image, cv2.COLOR_BGR2BGRA), twelve_bits):
         assert sorted((t.cell, t.numbers) for t in reader.read(pixels).tiles) == numbers
     for pixels, message in ((image.astype(np.float32) / 255, "uint8"), (np.zeros((64, 64, 5), np.uint8), "BGR")):
         with pytest.raises(ImageError, match=message):

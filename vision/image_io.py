@@ -142,11 +142,14 @@ def _stderr_catcher(process: int) -> BinaryIO:
 
 def as_photo(pixels: np.ndarray, name: str = "image") -> np.ndarray:
     """(H, W, 3) BGR uint8 pixels of a photo given as BGR, BGRA or grey (H, W) or (H, W, 1)
-    uint8 pixels, as OpenCV reads them; ImageError for other pixels (floats, 16 bits, another
-    shape) or a picture that cannot show a tile (``check_size``)."""
+    8- or 16-bit pixels, as OpenCV reads them (16 bits kept to the bits they use, as
+    ``decode_image`` keeps them); ImageError for other pixels (floats, another shape) or a
+    picture that cannot show a tile (``check_size``)."""
     pixels = np.asarray(pixels)
+    if pixels.dtype == np.uint16:
+        pixels = _eight_bits(pixels)
     if pixels.dtype != np.uint8:
-        raise ImageError(f"{name}: pixels must be 8-bit (uint8) BGR, got {pixels.dtype}", "not_image")
+        raise ImageError(f"{name}: pixels must be 8- or 16-bit (uint8, uint16) BGR, got {pixels.dtype}", "not_image")
     channels = pixels.shape[2] if pixels.ndim == 3 else 1 if pixels.ndim == 2 else 0
     if channels not in (1, 3, 4):
         raise ImageError(f"{name}: pixels must be (height, width, 3) BGR, got {pixels.shape}", "not_image")
