@@ -592,20 +592,16 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _listening_socket(host: str, port: int) -> socket.socket:
-    """The socket ``serve`` answers on, bound here (as uvicorn would bind it) so that a port in
-    use or an address not this machine's is one line and exit 2, said before "serving on"; uvicorn
-    printed its own error after that line and exited 3."""
-    listening = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        listening.bind((host, port))
+    """The socket ``serve`` answers on, bound here so that a port in use or an address not this
+    machine's is one line and exit 2, said before "serving on"; uvicorn printed its own error
+    after that line and exited 3."""
+    try:  # as uvicorn binds it: an IPv6 address by its colons, the address reusable at once
+        return socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
     except OSError as error:
-        listening.close()
         why = "in use: another server listens there (stop it, or choose another --port)"
         if error.errno != errno.EADDRINUSE:
             why = f"not possible: {error.strerror or error}"
         raise InputError(f"serving on {host}:{port} is {why}") from None
-    return listening
 
 
 def _live(args: argparse.Namespace) -> int:
@@ -635,7 +631,7 @@ def _live(args: argparse.Namespace) -> int:
     try:
         play(
             session,
-            _reader(session.game.rules.name),
+            _reader(rules.name),
             source,
             told,
             args.opener if args.opener is not None else told_opener(told) or 0,
