@@ -150,57 +150,21 @@ def play(
     held still over several frames. ``stand_in``: a player who enters by hand the told
     placements the camera misses or misreads (``StandIn``); once the frames end, the placements
     still missing and the told events after them are entered too."""
-    places_before = [sum(e["kind"] == "place" for e in told[:i]) for i in range(len(told))]
-    pending, last_status, advised = 0, None, set()
+
+    def report(frame: int, status: str, message: str) -> None:
+        if store:
+            store.save(session)
+        if on_change:
+            on_change(frame, {"status": status, "message": message, "placed": None})
+
+    verdicts = _Verdicts(on_change)
+    script = _Script(session, told, stand_in, report)
 
     def heard(number: int, answer: dict) -> None:
-        nonlocal last_status
-        key = (answer["status"], answer["message"])
-        if on_change and (key != last_status or answer["placed"]):
-            on_change(number, answer)
-        # Each kind of advice once (its figures move from frame to frame): a line each frame
-        # would bury the verdicts.
-        for advice in answer.get("advice") or ():
-            kind = re.sub(r"\d+", "N", advice)
-            if on_change and kind not in advised:
-                on_change(number, {"status": "camera", "message": advice, "placed": None})
-            advised.add(kind)
+        verdicts.hear(number, answer)
         if answer["changed"] and store:
             store.save(session)
-        last_status = key
-        tell(number)
-
-    def tell(number: float) -> None:
-        """The told events due by frame ``number``, each once the placements before it are in
-        (entered by the ``stand_in`` where the camera missed one it had the time to see)."""
-        nonlocal pending
-        frame = int(min(number, last_frame))  # the frames' end (``math.inf``) told as the last frame
-
-        def say(status: str, message: str) -> None:
-            if store:
-                store.save(session)
-            if on_change:
-                on_change(frame, {"status": status, "message": message, "placed": None})
-
-        for message in stand_in.correct(session, number) if stand_in else ():
-            say("by hand", message)
-        placed = sum(isinstance(e, Place) for e in session.game.events)
-        while pending < len(told) and told[pending].get("frame", 0) <= number:
-            event = told[pending]
-            if event["kind"] == "place" and placed <= places_before[pending]:
-                entered = stand_in.enter_missed(session, places_before[pending], number) if stand_in else None
-                if entered is None:
-                    break  # the camera has not committed this placement yet
-                say("by hand", entered)
-                placed += 1
-            elif event["kind"] != "place":
-                try:
-                    entry = session.apply(_without_frame(event))
-                    message = entry["description"] if entry else "undone"
-                except IllegalEvent as error:
-                    message = f"refused {event['kind']}: {error}"
-                say("told", message)
-            pending += 1
+        script.apply_due(number, number)
 
     last_frame = 0
     for frame in source:
@@ -212,8 +176,70 @@ def play(
         else:
             heard(frame.number, session.look(reader, frame.pixels, frame.seconds, opener))
     if stand_in:
-        tell(math.inf)
+        script.apply_due(math.inf, last_frame)  # the frames' end: what is still due, told as the last frame
     return session
+
+
+class _Verdicts:
+    """What ``play``'s listener hears of the looks: each new verdict (and each placement), and
+    each kind of advice on the camera once, since its figures move from frame to frame and a
+    line each frame would bury the verdicts."""
+
+    def __init__(self, on_change: Callable[[int, dict], None] | None) -> None:
+        self.on_change = on_change
+        self.last: tuple[str, str] | None = None
+        self.advised: set[str] = set()
+
+    def hear(self, number: int, answer: dict) -> None:
+        key = (answer["status"], answer["message"])
+        if self.on_change and (key != self.last or answer["placed"]):
+            self.on_change(number, answer)
+        for advice in answer.get("advice") or ():
+            kind = re.sub(r"\d+", "N", advice)
+            if self.on_change and kind not in self.advised:
+                self.on_change(number, {"status": "camera", "message": advice, "placed": None})
+            self.advised.add(kind)
+        self.last = key
+
+
+class _Script:
+    """A told script's events, each applied once the frames reach it and the placements before
+    it are in (entered by the ``stand_in`` where the camera missed one it had the time to see);
+    ``report(frame, status, message)`` hears each event applied."""
+
+    def __init__(
+        self,
+        session: GameSession,
+        told: Sequence[dict],
+        stand_in: StandIn | None,
+        report: Callable[[int, str, str], None],
+    ) -> None:
+        self.session, self.told, self.stand_in, self.report = session, told, stand_in, report
+        self.places_before = [sum(e["kind"] == "place" for e in told[:i]) for i in range(len(told))]
+        self.pending = 0
+
+    def apply_due(self, number: float, frame: int) -> None:
+        """The events due by frame ``number``, reported as at ``frame``."""
+        session, stand_in = self.session, self.stand_in
+        for message in stand_in.correct(session, number) if stand_in else ():
+            self.report(frame, "by hand", message)
+        placed = sum(isinstance(e, Place) for e in session.game.events)
+        while self.pending < len(self.told) and self.told[self.pending].get("frame", 0) <= number:
+            event, places_before = self.told[self.pending], self.places_before[self.pending]
+            if event["kind"] == "place" and placed <= places_before:
+                entered = stand_in.enter_missed(session, places_before, number) if stand_in else None
+                if entered is None:
+                    break  # the camera has not committed this placement yet
+                self.report(frame, "by hand", entered)
+                placed += 1
+            elif event["kind"] != "place":
+                try:
+                    entry = session.apply(_without_frame(event))
+                    message = entry["description"] if entry else "undone"
+                except IllegalEvent as error:
+                    message = f"refused {event['kind']}: {error}"
+                self.report(frame, "told", message)
+            self.pending += 1
 
 
 def told_opener(told: Sequence[dict]) -> int | None:
