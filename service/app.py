@@ -57,6 +57,31 @@ class NewGame(BaseModel):
     )
 
 
+@dataclass
+class _NewestFrame:
+    """What a live socket holds between frames: the newest frame not yet read (a newer one
+    replaces it, counted as dropped, so a slow reader never builds a queue), its number, and
+    the seat the page last named as the opener."""
+
+    data: bytes | None = None
+    number: int = 0
+    dropped: int = 0
+    opener: int = 0
+    ready: anyio.Event = field(default_factory=anyio.Event)  # set while a frame waits
+
+    def put(self, data: bytes) -> None:
+        self.dropped += self.data is not None
+        self.data, self.number = data, self.number + 1
+        self.ready.set()
+
+    async def take(self) -> tuple[bytes, int]:
+        """The waiting frame and its number, once there is one."""
+        await self.ready.wait()
+        self.ready = anyio.Event()
+        data, self.data = self.data, None
+        return data, self.number
+
+
 class LimitBody:
     """ASGI middleware: refuses a request body over the limit (413) or of unknown length (411)
     before any of it is read, so a huge upload costs nothing."""
@@ -306,7 +331,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             streams[game_id].set()
         streams[game_id] = taken_over
         await socket.accept()
-        slot: dict = {"frame": None, "number": 0, "dropped": 0, "opener": 0, "ready": anyio.Event()}
+        newest = _NewestFrame()
 
         async def watch(group: anyio.abc.TaskGroup) -> None:
             await taken_over.wait()
@@ -320,34 +345,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     group.cancel_scope.cancel()
                     return
                 if message.get("bytes") is not None:
-                    slot["dropped"] += slot["frame"] is not None
-                    slot["frame"] = message["bytes"]
-                    slot["number"] += 1
-                    slot["ready"].set()
+                    newest.put(message["bytes"])
                 elif message.get("text"):
                     try:
-                        slot["opener"] = session.check_seat(_opener_in(message["text"]))
+                        newest.opener = session.check_seat(_opener_in(message["text"]))
                     except ValueError:  # IllegalEvent too: no such seat
                         usage = f'text messages are {{"opener": i}}, i a seat 0..{len(session.game.players) - 1}'
                         await socket.send_json({"status": "error", "message": usage})
 
         async def answer(group: anyio.abc.TaskGroup) -> None:
             while True:
-                await slot["ready"].wait()
-                slot["ready"] = anyio.Event()
-                data, number = slot["frame"], slot["number"]
-                slot["frame"] = None
+                data, number = await newest.take()
                 started = time.perf_counter()
                 try:
                     pixels = decode_image(data, f"frame {number}")
-                    reply = await run_in_threadpool(see_frame, session, pixels, slot["opener"])
+                    reply = await run_in_threadpool(see_frame, session, pixels, newest.opener)
                 except ImageError as error:
                     reply = {"status": "error", "message": str(error)}
                 except (UnknownGame, DamagedGame) as gone:  # deleted, or rewritten unreplayably, by another program
                     closing.append((4404, "the game was deleted") if isinstance(gone, UnknownGame) else DAMAGED)
                     group.cancel_scope.cancel()
                     return
-                reply.update(frame=number, dropped=slot["dropped"])
+                reply.update(frame=number, dropped=newest.dropped)
                 reply["answer_ms"] = round((time.perf_counter() - started) * 1000, 1)
                 try:
                     await socket.send_json(reply)
