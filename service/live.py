@@ -416,17 +416,10 @@ def _against_the_board(
             return Verdict("covered", f"{len(missing)} tiles of the board are hidden")
         return Verdict("in_sync", "the table matches the game")
     if len(added) > 1:
-        # The set has each tile once: a new tile repeating a tile of the game's board seen in its
-        # own cell is a misread (an outline beside the board read as its neighbours' numbers).
-        in_place = {placed.tile for placed in state.board.placements if placed.cell in seen}
-        unique = [placed for placed in added if placed.tile not in in_place]
-        if len(unique) >= 2 and first is not None:  # turns played while the camera saw no still table between them
-            unique = [placed for placed in unique if placed.tile == first] or unique
-        if len(unique) >= 2:  # of those, one the board allows alone was played first; the others joined it
-            unique = [placed for placed in unique if not check_placement(state.board, placed, record.rules)] or unique
-        if len(unique) != 1:
-            return _several_new(added, record, may_be_first=unique)
-        added = unique
+        may_be_first = _may_be_played_first(added, seen, record, first)
+        if len(may_be_first) != 1:
+            return _several_new(added, record, may_be_first)
+        added = may_be_first
     moved = next((placed for placed in missing if placed.tile == added[0].tile), None)
     if moved is not None:  # named, so that a player can tell a moved tile from a misread one and fix either
         return Verdict(
@@ -435,6 +428,23 @@ def _against_the_board(
         )
     # Tiles missing besides are hidden, or missed.
     return _try_place(added[0], record, added[0].cell in unsure)
+
+
+def _may_be_played_first(
+    added: list[PlacedTile], seen: dict[Cell, tuple[int, int, int]], record: GameRecord, first: Tile | None
+) -> list[PlacedTile]:
+    """Of several tiles new to the game's board, those that may have been played first: one
+    tile when the view settles it."""
+    board = record.state.board
+    # The set has each tile once: a new tile repeating a tile of the game's board seen in its
+    # own cell is a misread (an outline beside the board read as its neighbours' numbers).
+    in_place = {placed.tile for placed in board.placements if placed.cell in seen}
+    unique = [placed for placed in added if placed.tile not in in_place]
+    if len(unique) >= 2 and first is not None:  # turns played while the camera saw no still table between them
+        unique = [placed for placed in unique if placed.tile == first] or unique
+    if len(unique) >= 2:  # of those, one the board allows alone was played first; the others joined it
+        unique = [placed for placed in unique if not check_placement(board, placed, record.rules)] or unique
+    return unique
 
 
 def _confirmed_otherwise(
