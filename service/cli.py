@@ -357,7 +357,6 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def _datasets(args: argparse.Namespace) -> int:
     from datasets import make
-    from service.progress import progress
 
     if args.n < 1:
         raise InputError(f"--n must be at least 1, not {args.n}")
@@ -365,73 +364,102 @@ def _datasets(args: argparse.Namespace) -> int:
         raise InputError(f"--seed must not be negative, not {args.seed}")
     first = make.SPLITS[args.split] + args.seed
     seeds = range(first, first + args.n)
-    styles = tuple(args.styles) if args.styles else None
     if args.action == "sheet":
-        import cv2
-
-        from datasets.sheet import contact_sheet
-
-        _writable_picture(args.out, "--out")
-        if not cv2.imwrite(args.out, contact_sheet(list(seeds))):
-            raise InputError(f"cannot write {args.out}")
-        print(f"wrote {args.out}")
-        return 0
+        return _write_sheet(args, seeds)
     if args.action == "crops":
-        import numpy as np
-
-        _writable_file(args.out)
-        jobs = [make.RenderJob(s, styles, other_editions=args.other_editions) for s in seeds]
-        parts = list(progress(make.run_jobs(make.crops_for_seed, jobs, workers=args.workers), len(jobs), "crops"))
-        data = make.crop_arrays(parts)
-        np.savez_compressed(args.out, **data, first_seed=first, n=args.n)
-        print(f"wrote {len(data['labels'])} crops to {args.out}")
-        return 0
+        return _write_crops(args, seeds)
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise InputError(f"cannot create {out}: {error.strerror}") from None
     if args.action == "sketch":
-        from datasets.sketch import write_sketch
-
-        for seed in progress(seeds, len(seeds), "sketch"):
-            write_sketch(seed, out)
-        return 0
+        return _write_sketches(seeds, out)
     if args.only and (args.pairs or args.sequence):
         raise InputError(
             "--only renders the table before the game, with no earlier photo and no game: drop --pairs and --sequence"
         )
     if args.sequence:
-        photo_only = {
-            "--pairs": args.pairs,
-            "--masks": args.masks,
-            "--closer": args.closer != 1.0,
-            "--warmth": args.warmth != 0.0,
-            "--sharpen": args.sharpen != 0.0,
-            "--other-editions": args.other_editions != 0.0,
-        }
-        if any(photo_only.values()):
-            named = ", ".join(name for name, given in photo_only.items() if given)
-            raise InputError(
-                f"{named}: for photos only; a game's frames take --noise, --defocus, --mirror and --more-pixels,"
-                " not these"
-            )
-        for seed in progress(seeds, len(seeds), "sequences"):
-            max_number = args.max_number or STANDARD_MAX
-            make.make_sequence(
-                seed,
-                out,
-                args.styles,
-                args.still_frames,
-                args.max_events,
-                args.rounds,
-                max_number,
-                noise=args.noise,
-                defocus=args.defocus,
-                mirror=args.mirror,
-                more_pixels=args.more_pixels,
-            )
-        return 0
+        return _write_sequences(args, seeds, out)
+    return _write_photos(args, seeds, out)
+
+
+def _write_sheet(args: argparse.Namespace, seeds: range) -> int:
+    import cv2
+
+    from datasets.sheet import contact_sheet
+
+    _writable_picture(args.out, "--out")
+    if not cv2.imwrite(args.out, contact_sheet(list(seeds))):
+        raise InputError(f"cannot write {args.out}")
+    print(f"wrote {args.out}")
+    return 0
+
+
+def _write_crops(args: argparse.Namespace, seeds: range) -> int:
+    import numpy as np
+
+    from datasets import make
+    from service.progress import progress
+
+    _writable_file(args.out)
+    styles = tuple(args.styles) if args.styles else None
+    jobs = [make.RenderJob(s, styles, other_editions=args.other_editions) for s in seeds]
+    parts = list(progress(make.run_jobs(make.crops_for_seed, jobs, workers=args.workers), len(jobs), "crops"))
+    data = make.crop_arrays(parts)
+    np.savez_compressed(args.out, **data, first_seed=seeds.start, n=len(seeds))
+    print(f"wrote {len(data['labels'])} crops to {args.out}")
+    return 0
+
+
+def _write_sketches(seeds: range, out: Path) -> int:
+    from datasets.sketch import write_sketch
+    from service.progress import progress
+
+    for seed in progress(seeds, len(seeds), "sketch"):
+        write_sketch(seed, out)
+    return 0
+
+
+def _write_sequences(args: argparse.Namespace, seeds: range, out: Path) -> int:
+    from datasets import make
+    from service.progress import progress
+
+    photo_only = {
+        "--pairs": args.pairs,
+        "--masks": args.masks,
+        "--closer": args.closer != 1.0,
+        "--warmth": args.warmth != 0.0,
+        "--sharpen": args.sharpen != 0.0,
+        "--other-editions": args.other_editions != 0.0,
+    }
+    if any(photo_only.values()):
+        named = ", ".join(name for name, given in photo_only.items() if given)
+        raise InputError(
+            f"{named}: for photos only; a game's frames take --noise, --defocus, --mirror and --more-pixels, not these"
+        )
+    for seed in progress(seeds, len(seeds), "sequences"):
+        make.make_sequence(
+            seed,
+            out,
+            args.styles,
+            args.still_frames,
+            args.max_events,
+            args.rounds,
+            args.max_number or STANDARD_MAX,
+            noise=args.noise,
+            defocus=args.defocus,
+            mirror=args.mirror,
+            more_pixels=args.more_pixels,
+        )
+    return 0
+
+
+def _write_photos(args: argparse.Namespace, seeds: range, out: Path) -> int:
+    from datasets import make
+    from service.progress import progress
+
+    styles = tuple(args.styles) if args.styles else None
     jobs = [
         make.RenderJob(
             s,
