@@ -27,3 +27,13 @@ def test_without_cpuinfo_the_processor_is_still_named_and_nothing_is_guessed():
 def test_every_benchmark_names_the_machine_first(capsys):
     assert main(["benchmark", "engine", "--seconds", "0.1"]) == 0
     assert capsys.readouterr().out.startswith(describe() + "\n")
+
+
+def test_the_libraries_the_figures_depend_on_are_named_with_their_versions():
+    import cv2
+    import numpy
+    import onnxruntime
+
+    libraries = describe("", cores=1).split("; ", 1)[1]
+    assert libraries.startswith(f"onnxruntime {onnxruntime.__version__}, opencv {cv2.__version__}")
+    assert libraries.endswith(f", numpy {numpy.__version__}")
