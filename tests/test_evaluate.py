@@ -9,6 +9,7 @@ import pytest
 
 from engine.lattice import LatticeMap, cell_corners, point_xy
 from service.cli import main
+from service.machine import describe
 from vision.evaluate import compare, summarise
 
 
@@ -97,6 +98,7 @@ def test_evaluate_command_with_predictions(tmp_path, capsys):
     assert main(["evaluate", str(tmp_path), "--pred", str(pred)]) == 0
     out = capsys.readouterr().out
     assert "tile_recall: 1.0000" in out and "exact_boards: 1.0000" in out
+    assert out.startswith(describe() + "\n")  # the processor and the libraries the figures hold for
     assert (tmp_path / "evaluation.csv").read_text().count("\n") == 2
     assert main(["evaluate", str(tmp_path / "nothing")]) == 2
     # A CSV that cannot be written is told before any photo is read.
