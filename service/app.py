@@ -14,9 +14,10 @@ import contextlib
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import anyio
 import anyio.abc
@@ -33,6 +34,9 @@ from engine.scoring import score_answer
 from service.games import DamagedGame, GameSession, GameStore, UnknownGame
 from service.live import LiveSettings
 from vision.image_io import ImageError, decode_image
+
+if TYPE_CHECKING:  # for annotations: the reader and its models load on the first photo
+    from vision.reader import Reader
 
 STATIC = Path(__file__).parent / "static"
 IMAGE_STATUS = {"too_large": 413, "too_small": 422, "not_image": 415, "damaged": 422}
@@ -107,6 +111,50 @@ class LimitBody:
         await self.app(scope, receive, send)
 
 
+async def _illegal_event(request: Request, error: IllegalEvent) -> JSONResponse:
+    return JSONResponse({"detail": str(error)}, 422)
+
+
+async def _unknown_game(request: Request, error: UnknownGame) -> JSONResponse:
+    return JSONResponse({"detail": "no game has that id"}, 404)
+
+
+async def _damaged_game(request: Request, error: DamagedGame) -> JSONResponse:
+    return JSONResponse({"detail": str(error)}, 409)  # the game as stored conflicts with these rules
+
+
+async def _bad_image(request: Request, error: ImageError) -> JSONResponse:
+    return JSONResponse({"detail": str(error)}, IMAGE_STATUS.get(error.kind, 422))
+
+
+ERROR_ANSWERS = {
+    IllegalEvent: _illegal_event,
+    UnknownGame: _unknown_game,
+    DamagedGame: _damaged_game,
+    ImageError: _bad_image,
+}
+
+
+async def _one_part_a_name(request: Request) -> None:
+    """Refuses a form with two parts of one name (two photos sent as ``image``), which would
+    otherwise be read as its last part without a word."""
+    form = await request.form()  # parsed once: the endpoint's own fields come from the same
+    for name in form:
+        if (count := len(form.getlist(name))) > 1:
+            raise HTTPException(422, f"{count} form parts are named {name!r}; send one")
+
+
+def _rules_or_422(name: str) -> str:
+    try:
+        return get_rules(name).name
+    except ValueError:
+        raise HTTPException(422, f"unknown rule preset {name!r}; one of {', '.join(PRESETS)}") from None
+
+
+async def _photo(upload: UploadFile, name: str):
+    return decode_image(await upload.read(), upload.filename or name)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     app = FastAPI(
@@ -117,9 +165,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     store = GameStore(settings.database, settings.live)
     readers: list = []
     loading = threading.Lock()
-    streams: dict[str, anyio.Event] = {}  # per game, set when another page takes its camera over
 
-    def reader():
+    def reader() -> Reader:
         """The reader, loaded on first use and shared by every request (models load once)."""
         with loading:
             if not readers:
@@ -133,39 +180,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         from fastapi.middleware.cors import CORSMiddleware
 
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins), allow_methods=["*"])
+    for error, answer in ERROR_ANSWERS.items():
+        app.add_exception_handler(error, answer)
+    _add_reading_routes(app, reader)
+    _add_game_routes(app, store, reader)
+    _add_live_socket(app, store, reader)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app
 
-    @app.exception_handler(IllegalEvent)
-    async def illegal_event(request: Request, error: IllegalEvent) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, 422)
 
-    @app.exception_handler(UnknownGame)
-    async def unknown_game(request: Request, error: UnknownGame) -> JSONResponse:
-        return JSONResponse({"detail": "no game has that id"}, 404)
-
-    @app.exception_handler(DamagedGame)
-    async def damaged_game(request: Request, error: DamagedGame) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, 409)  # the game as stored conflicts with these rules
-
-    @app.exception_handler(ImageError)
-    async def bad_image(request: Request, error: ImageError) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, IMAGE_STATUS.get(error.kind, 422))
-
-    async def one_part_a_name(request: Request) -> None:
-        """Refuses a form with two parts of one name (two photos sent as ``image``), which would
-        otherwise be read as its last part without a word."""
-        form = await request.form()  # parsed once: the endpoint's own fields come from the same
-        for name in form:
-            if (count := len(form.getlist(name))) > 1:
-                raise HTTPException(422, f"{count} form parts are named {name!r}; send one")
-
-    def rules_or_422(name: str) -> str:
-        try:
-            return get_rules(name).name
-        except ValueError:
-            raise HTTPException(422, f"unknown rule preset {name!r}; one of {', '.join(PRESETS)}") from None
-
-    async def photo(upload: UploadFile, name: str):
-        return decode_image(await upload.read(), upload.filename or name)
+def _add_reading_routes(app: FastAPI, reader: Callable[[], Reader]) -> None:
+    """The page, the rule presets, reading a photo and scoring a board file."""
 
     @app.get("/", include_in_schema=False)
     def page() -> FileResponse:
@@ -186,7 +211,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post(
         "/v1/readings",
         summary="Read a photo: tiles, numbers, violations, the last placement",
-        dependencies=[Depends(one_part_a_name)],
+        dependencies=[Depends(_one_part_a_name)],
     )
     async def read_photo(
         image: Annotated[UploadFile, File()],
@@ -196,7 +221,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             UploadFile | str | None, Form(description="the board so far, as a board file (JSON): text or a file")
         ] = None,
     ) -> dict:
-        preset = rules_or_422(rules)
+        preset = _rules_or_422(rules)
         known = None
         if board is not None and not isinstance(board, str):  # sent as a file (curl -F board=@board.json)
             board = await board.read()
@@ -205,8 +230,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 known, _ = parse_board(board)
             except BoardFileError as error:
                 raise HTTPException(422, f"board: {error}") from None
-        pixels = await photo(image, "image")
-        earlier = await photo(previous, "previous") if previous is not None and previous.filename else None
+        pixels = await _photo(image, "image")
+        earlier = await _photo(previous, "previous") if previous is not None and previous.filename else None
 
         def work():
             before = reader().read(earlier, rules=preset) if earlier is not None else None
@@ -230,9 +255,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(422, "the board has no tiles to score")
         return score_answer(board, rules)
 
+
+def _add_game_routes(app: FastAPI, store: GameStore, reader: Callable[[], Reader]) -> None:
+    """Games: start, list, show, delete, draw their board and score sheet, take events and photos."""
+
     @app.post("/v1/games", status_code=201, summary="Start a game")
     def create_game(body: NewGame) -> dict:
-        rules = rules_or_422(body.rules)
+        rules = _rules_or_422(body.rules)
         try:
             return store.create(body.players, rules, body.max_number, body.rounds).to_dict()
         except ValueError as error:  # players the score sheet could not tell apart
@@ -285,11 +314,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post(
         "/v1/games/{game_id}/frames",
         summary="A photo of the table: commits the new tiles it shows, in turn",
-        dependencies=[Depends(one_part_a_name)],
+        dependencies=[Depends(_one_part_a_name)],
     )
     async def add_frame(game_id: str, image: Annotated[UploadFile, File()], opener: Annotated[int, Form()] = 0) -> dict:
         session = store.get(game_id)
-        pixels = await photo(image, "image")
+        pixels = await _photo(image, "image")
         return await run_in_threadpool(lambda: see_photo(session, pixels, opener))
 
     def see_photo(session: GameSession, pixels, opener: int) -> dict:
@@ -301,6 +330,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         committed = [look for look in answers if look["placed"]]
         answer = committed[-1] if committed else answers[-1]
         return {**answer, "game": answers[-1]["game"], "placements": [look["placed"] for look in committed]}
+
+
+def _add_live_socket(app: FastAPI, store: GameStore, reader: Callable[[], Reader]) -> None:
+    """The live socket a page streams its camera's frames to, one camera a game."""
+    streams: dict[str, anyio.Event] = {}  # per game, set when another page takes its camera over
 
     def see_frame(session: GameSession, pixels, opener: int) -> dict:
         if not store.sync(session):  # the game as stored now: another program may keep it too
@@ -385,9 +419,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             code, reason = closing[0]
             with contextlib.suppress(RuntimeError):  # the page left meanwhile
                 await socket.close(code=code, reason=reason)
-
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    return app
 
 
 def _opener_in(text: str) -> int:
