@@ -366,10 +366,11 @@ def _datasets(args: argparse.Namespace) -> int:
         raise InputError(f"--seed must not be negative, not {args.seed}")
     first = make.SPLITS[args.split] + args.seed
     seeds = range(first, first + args.n)
+    styles = tuple(args.styles) if args.styles else None
     if args.action == "sheet":
         return _write_sheet(args, seeds)
     if args.action == "crops":
-        return _write_crops(args, seeds)
+        return _write_crops(args, seeds, styles)
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -383,7 +384,7 @@ def _datasets(args: argparse.Namespace) -> int:
         )
     if args.sequence:
         return _write_sequences(args, seeds, out)
-    return _write_photos(args, seeds, out)
+    return _write_photos(args, seeds, styles, out)
 
 
 def _write_sheet(args: argparse.Namespace, seeds: range) -> int:
@@ -398,14 +399,13 @@ def _write_sheet(args: argparse.Namespace, seeds: range) -> int:
     return 0
 
 
-def _write_crops(args: argparse.Namespace, seeds: range) -> int:
+def _write_crops(args: argparse.Namespace, seeds: range, styles: tuple[str, ...] | None) -> int:
     import numpy as np
 
     from datasets import make
     from service.progress import progress
 
     _writable_file(args.out)
-    styles = tuple(args.styles) if args.styles else None
     jobs = [make.RenderJob(s, styles, other_editions=args.other_editions) for s in seeds]
     parts = list(progress(make.run_jobs(make.crops_for_seed, jobs, workers=args.workers), len(jobs), "crops"))
     data = make.crop_arrays(parts)
@@ -457,11 +457,10 @@ def _write_sequences(args: argparse.Namespace, seeds: range, out: Path) -> int:
     return 0
 
 
-def _write_photos(args: argparse.Namespace, seeds: range, out: Path) -> int:
+def _write_photos(args: argparse.Namespace, seeds: range, styles: tuple[str, ...] | None, out: Path) -> int:
     from datasets import make
     from service.progress import progress
 
-    styles = tuple(args.styles) if args.styles else None
     jobs = [
         make.RenderJob(
             s,
