@@ -23,6 +23,11 @@ def open_model(path: str | Path, what: str, command: str, threads: int | None = 
     # Idle worker threads must not spin: the reader runs two models (and the service several
     # readers) by turns on few cores, and a spinning pool steals the next model's time.
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    # Both models take inputs of many shapes (a closer look's part of the photo, a frame's number
+    # of corners). With memory patterns on, the second run of each new shape allocates one block
+    # for the whole plan, fresh pages every time: 300-800 ms more on that frame, and 180 MB more
+    # held (docs/decisions.md, *A frame's memory*). The numbers are the same either way.
+    options.enable_mem_pattern = False
     if threads:
         options.intra_op_num_threads = threads
     try:
