@@ -347,8 +347,7 @@ def _add_live_socket(app: FastAPI, store: GameStore, reader: Callable[[], Reader
     @app.websocket("/v1/games/{game_id}/live")
     async def live(socket: WebSocket, game_id: str) -> None:
         """The browser sends frames (JPEG/PNG bytes) and may send {"opener": i} as text; each
-        answer is for the newest frame. Frames that arrive while one is being read replace the
-        waiting one (dropped, counted), so a slow reader never builds a queue."""
+        answer is for the newest frame (``_LiveStream``)."""
         try:
             session = store.get(game_id)
         except UnknownGame:
@@ -360,65 +359,90 @@ def _add_live_socket(app: FastAPI, store: GameStore, reader: Callable[[], Reader
         # One camera per game: frames of two cameras in turn would look like a picture that never
         # holds still, and no tile would be committed. The newest page takes over; the one before
         # is told so and closed.
-        taken_over, closing = anyio.Event(), []
+        taken_over = anyio.Event()
         if game_id in streams:
             streams[game_id].set()
         streams[game_id] = taken_over
         await socket.accept()
-        newest = _NewestFrame()
-
-        async def watch(group: anyio.abc.TaskGroup) -> None:
-            await taken_over.wait()
-            closing.append((4001, "another page streams this game's camera now"))
-            group.cancel_scope.cancel()
-
-        async def receive(group: anyio.abc.TaskGroup) -> None:
-            while True:
-                message = await socket.receive()
-                if message["type"] == "websocket.disconnect":
-                    group.cancel_scope.cancel()
-                    return
-                if message.get("bytes") is not None:
-                    newest.put(message["bytes"])
-                elif message.get("text"):
-                    try:
-                        newest.opener = session.check_seat(_opener_in(message["text"]))
-                    except ValueError:  # IllegalEvent too: no such seat
-                        usage = f'text messages are {{"opener": i}}, i a seat 0..{len(session.game.players) - 1}'
-                        await socket.send_json({"status": "error", "message": usage})
-
-        async def answer(group: anyio.abc.TaskGroup) -> None:
-            while True:
-                data, number = await newest.take()
-                started = time.perf_counter()
-                try:
-                    pixels = decode_image(data, f"frame {number}")
-                    reply = await run_in_threadpool(see_frame, session, pixels, newest.opener)
-                except ImageError as error:
-                    reply = {"status": "error", "message": str(error)}
-                except (UnknownGame, DamagedGame) as gone:  # deleted, or rewritten unreplayably, by another program
-                    closing.append((4404, "the game was deleted") if isinstance(gone, UnknownGame) else DAMAGED)
-                    group.cancel_scope.cancel()
-                    return
-                reply.update(frame=number, dropped=newest.dropped)
-                reply["answer_ms"] = round((time.perf_counter() - started) * 1000, 1)
-                try:
-                    await socket.send_json(reply)
-                except (WebSocketDisconnect, RuntimeError):
-                    return  # the page went away while its frame was being read
-
         try:
-            async with anyio.create_task_group() as group:
-                group.start_soon(receive, group)
-                group.start_soon(answer, group)
-                group.start_soon(watch, group)
+            closing = await _LiveStream(socket, session, taken_over, see_frame).run()
         finally:
             if streams.get(game_id) is taken_over:
                 del streams[game_id]
         if closing:
-            code, reason = closing[0]
             with contextlib.suppress(RuntimeError):  # the page left meanwhile
-                await socket.close(code=code, reason=reason)
+                await socket.close(*closing)
+
+
+class _LiveStream:
+    """One page's camera streaming one game: frames received, the newest read in a worker
+    thread (``see_frame``) and answered, until the page leaves, another page takes the camera
+    over (``taken_over``) or the game goes away. Frames that arrive while one is being read
+    replace the waiting one (dropped, counted), so a slow reader never builds a queue."""
+
+    def __init__(
+        self,
+        socket: WebSocket,
+        session: GameSession,
+        taken_over: anyio.Event,
+        see_frame: Callable[[GameSession, object, int], dict],
+    ) -> None:
+        self.socket, self.session, self.taken_over, self.see_frame = socket, session, taken_over, see_frame
+        self.newest = _NewestFrame()
+        self.closing: tuple[int, str] | None = None  # the code and reason to close with, if any
+
+    async def run(self) -> tuple[int, str] | None:
+        """Streams until the end; the code and reason to close the socket with (None: the page
+        left)."""
+        async with anyio.create_task_group() as group:
+            group.start_soon(self._receive, group)
+            group.start_soon(self._answer, group)
+            group.start_soon(self._watch, group)
+        return self.closing
+
+    def _end(self, group: anyio.abc.TaskGroup, closing: tuple[int, str] | None = None) -> None:
+        """Stops the stream; the first reason to close it is the one the page is told."""
+        self.closing = self.closing or closing
+        group.cancel_scope.cancel()
+
+    async def _watch(self, group: anyio.abc.TaskGroup) -> None:
+        await self.taken_over.wait()
+        self._end(group, (4001, "another page streams this game's camera now"))
+
+    async def _receive(self, group: anyio.abc.TaskGroup) -> None:
+        while True:
+            message = await self.socket.receive()
+            if message["type"] == "websocket.disconnect":
+                self._end(group)
+                return
+            if message.get("bytes") is not None:
+                self.newest.put(message["bytes"])
+            elif message.get("text"):
+                try:
+                    self.newest.opener = self.session.check_seat(_opener_in(message["text"]))
+                except ValueError:  # IllegalEvent too: no such seat
+                    seats = len(self.session.game.players)
+                    usage = f'text messages are {{"opener": i}}, i a seat 0..{seats - 1}'
+                    await self.socket.send_json({"status": "error", "message": usage})
+
+    async def _answer(self, group: anyio.abc.TaskGroup) -> None:
+        while True:
+            data, number = await self.newest.take()
+            started = time.perf_counter()
+            try:
+                pixels = decode_image(data, f"frame {number}")
+                reply = await run_in_threadpool(self.see_frame, self.session, pixels, self.newest.opener)
+            except ImageError as error:
+                reply = {"status": "error", "message": str(error)}
+            except (UnknownGame, DamagedGame) as gone:  # deleted, or rewritten unreplayably, by another program
+                self._end(group, (4404, "the game was deleted") if isinstance(gone, UnknownGame) else DAMAGED)
+                return
+            reply.update(frame=number, dropped=self.newest.dropped)
+            reply["answer_ms"] = round((time.perf_counter() - started) * 1000, 1)
+            try:
+                await self.socket.send_json(reply)
+            except (WebSocketDisconnect, RuntimeError):
+                return  # the page went away while its frame was being read
 
 
 def _opener_in(text: str) -> int:
