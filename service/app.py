@@ -36,6 +36,8 @@ from service.live import LiveSettings
 from vision.image_io import ImageError, decode_image
 
 if TYPE_CHECKING:  # for annotations: the reader and its models load on the first photo
+    import numpy as np
+
     from vision.reader import Reader
 
 STATIC = Path(__file__).parent / "static"
@@ -336,7 +338,7 @@ def _add_live_socket(app: FastAPI, store: GameStore, reader: Callable[[], Reader
     """The live socket a page streams its camera's frames to, one camera a game."""
     streams: dict[str, anyio.Event] = {}  # per game, set when another page takes its camera over
 
-    def see_frame(session: GameSession, pixels, opener: int) -> dict:
+    def see_frame(session: GameSession, pixels: np.ndarray, opener: int) -> dict:
         if not store.sync(session):  # the game as stored now: another program may keep it too
             raise UnknownGame(session.id)  # deleted meanwhile
         answer = session.look(reader(), pixels, time.monotonic(), opener)
@@ -385,7 +387,7 @@ class _LiveStream:
         socket: WebSocket,
         session: GameSession,
         taken_over: anyio.Event,
-        see_frame: Callable[[GameSession, object, int], dict],
+        see_frame: Callable[[GameSession, np.ndarray, int], dict],
     ) -> None:
         self.socket, self.session, self.taken_over, self.see_frame = socket, session, taken_over, see_frame
         self.newest = _NewestFrame()
