@@ -203,6 +203,9 @@ def test_a_photo_too_far_from_the_table_tells_the_players_to_bring_the_camera_cl
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET)
         page = browser.new_page()
         page.goto(f"{server}/#game={game_id}")
+        # The file input takes a photo before the page has loaded the game, which then has none to
+        # send it to (a person sees the game, and the button, first).
+        expect(page.locator("#play")).to_be_visible()
         page.set_input_files("#table-photo", FIXTURES / "far_board.jpg")  # tiles about 20 pixels a side
         expect(page.locator("#advice")).to_contain_text("bring the camera closer", timeout=30_000)
         far = page.inner_text("#advice")
