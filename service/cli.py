@@ -106,7 +106,8 @@ def _reading_order(tile) -> tuple:
 def _summary(reading) -> str:
     joined = [t for t in reading.tiles if t.cell is not None]
     lines = [
-        f"{reading.path}: {len(joined)} tiles on the board, {len(reading.tiles) - len(joined)} loose, "
+        f"{reading.path}: {len(joined)} tile{'' if len(joined) == 1 else 's'} on the board, "
+        f"{len(reading.tiles) - len(joined)} loose, "
         f"{len(reading.unread)} unread, {len(reading.face_down)} face down ({reading.timing_ms['total']:.0f} ms)"
     ]
     for tile in sorted(reading.tiles, key=_reading_order):

@@ -413,7 +413,8 @@ def _against_the_board(
         )
     if not added:
         if missing:
-            return Verdict("covered", f"{len(missing)} tiles of the board are hidden")
+            hidden = "1 tile of the board is" if len(missing) == 1 else f"{len(missing)} tiles of the board are"
+            return Verdict("covered", f"{hidden} hidden")
         return Verdict("in_sync", "the table matches the game")
     if len(added) > 1:
         may_be_first = _may_be_played_first(added, seen, record, first)

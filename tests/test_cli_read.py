@@ -63,6 +63,9 @@ def test_the_summary_lists_the_board_row_by_row_then_loose_tiles_by_where_they_l
         "  1-2-3 loose near pixel (100, 83)  uncertain",
         "  1-2-3 loose near pixel (100, 383)",
     ]
+    assert lines[0] == "p.jpg: 3 tiles on the board, 2 loose, 0 unread, 0 face down (5 ms)"
+    alone = Reading("p.jpg", 640, 480, (board,), (), (), (), None, {"total": 5.0})
+    assert _summary(alone).splitlines()[0] == "p.jpg: 1 tile on the board, 0 loose, 0 unread, 0 face down (5 ms)"
 
 
 def test_an_output_is_tried_before_the_work_and_left_as_it_was(tmp_path):

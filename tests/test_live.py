@@ -65,7 +65,10 @@ def test_one_new_legal_tile_is_placed_for_the_player_whose_turn_it_is(grown):
 def test_hidden_tiles_wait_and_two_new_tiles_are_out_of_sync(grown):
     game = game_with(Board(grown.placements[:10]))
     hidden = Board(grown.placements[:7])
-    assert judge_view(TableView(hidden.moved(CAMERA)), GameRecord(game.state, RULES)).status == "covered"
+    covered = judge_view(TableView(hidden.moved(CAMERA)), GameRecord(game.state, RULES))
+    assert (covered.status, covered.message) == ("covered", "3 tiles of the board are hidden")
+    one_hidden = judge_view(TableView(Board(grown.placements[:9]).moved(CAMERA)), GameRecord(game.state, RULES))
+    assert one_hidden.message == "1 tile of the board is hidden"
     two_more = judge_view(TableView(grown.moved(CAMERA)), GameRecord(game.state, RULES))
     assert two_more.status == "out_of_sync" and "2 new tiles" in two_more.message
 

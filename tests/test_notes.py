@@ -93,6 +93,12 @@ def test_the_notes_say_what_could_not_be_read_or_matched_and_carry_the_advice():
         "2 tiles are not joined to the board in the photo: a hand, or tiles the reader did not find,"
         " may hide what joins them",
     ]
+    one_unread = replace(sight, unread=(CORNERS,), lone_blank=False)
+    assert reading_notes(one_unread, one_unread, None, unjoined[:1], []) == [
+        "1 loose tile could not be read (table patterns, backs or tiles too small)",
+        "1 tile is not joined to the board in the photo: a hand, or tiles the reader did not find,"
+        " may hide what joins them",
+    ]
     matched = replace(sight, unread=(), lone_blank=False, knows_the_board=True)
     assert reading_notes(matched, matched, known, unjoined[:1], ()) == [
         "1 tile is not joined to the board in the photo: a hand, or tiles the reader did not find,"

@@ -500,7 +500,7 @@ def test_a_tile_added_to_the_games_board_is_judged_against_that_board():
     assert result is None and "2 tiles were added" in note
     result, note = last_placement(known, photo, rules, previous_is_known=True)
     assert result == judge_placement(after.without_last(), placed, rules) and result.legal
-    assert note == "1 tiles of the previous photo are missing"
+    assert note == "1 tile of the previous photo is missing"
 
 
 def test_a_lone_opening_tile_seen_loose_before_is_not_new():

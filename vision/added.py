@@ -112,7 +112,8 @@ def last_placement(
     if len(new) != 1:
         return None, f"{len(new)} tiles were added since the previous photo, not one"
     gone = len(earlier - {p.cell for p in current.placements})
-    note = f"{gone} tiles of the previous photo are missing" if gone else None
+    missing = "1 tile of the previous photo is" if gone == 1 else f"{gone} tiles of the previous photo are"
+    note = f"{missing} missing" if gone else None
     if previous_is_known:
         result = judge_placement(previous.moved(mapping), new[0], rules)
     else:

@@ -112,7 +112,8 @@ def reading_notes(
     game cannot match."""
     notes = []
     if sight.unread:
-        notes.append(f"{len(sight.unread)} loose tiles could not be read (table patterns, backs or tiles too small)")
+        tiles = "1 loose tile" if len(sight.unread) == 1 else f"{len(sight.unread)} loose tiles"
+        notes.append(f"{tiles} could not be read (table patterns, backs or tiles too small)")
     if sight.from_above:
         notes.append("the board is seen at a slant: its tiles were found in a view of it from straight above")
     elif sight.working_size < first.working_size:
