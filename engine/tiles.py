@@ -65,6 +65,12 @@ def format_corners(corners: Corners) -> str:
     return "-".join(str(n) for n in corners)
 
 
+def counted(count: int, one: str, many: str) -> str:
+    """A count and the words that agree with it, for messages: ``counted(3, "tile is", "tiles
+    are")`` gives "3 tiles are"."""
+    return f"{count} {one if count == 1 else many}"
+
+
 @cache
 def tile_set(max_number: int = STANDARD_MAX) -> tuple[Tile, ...]:
     """Every tile of the set with numbers 0..max_number (56 for 5, 84 for 6), sorted."""

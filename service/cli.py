@@ -21,7 +21,7 @@ from engine.game import Game, IllegalEvent
 from engine.rules import DEFAULT_PRESET, MOST_ROUNDS, PRESETS, Rules, described, game_rules, get_rules
 from engine.scoring import judge_each, score_answer
 from engine.svg import board_svg
-from engine.tiles import LARGE_MAX, STANDARD_MAX, format_corners, tile_set
+from engine.tiles import LARGE_MAX, STANDARD_MAX, counted, format_corners, tile_set
 
 if TYPE_CHECKING:
     from service.games import GameSession, GameStore
@@ -106,7 +106,7 @@ def _reading_order(tile) -> tuple:
 def _summary(reading) -> str:
     joined = [t for t in reading.tiles if t.cell is not None]
     lines = [
-        f"{reading.path}: {len(joined)} tile{'' if len(joined) == 1 else 's'} on the board, "
+        f"{reading.path}: {counted(len(joined), 'tile', 'tiles')} on the board, "
         f"{len(reading.tiles) - len(joined)} loose, "
         f"{len(reading.unread)} unread, {len(reading.face_down)} face down ({reading.timing_ms['total']:.0f} ms)"
     ]

@@ -60,7 +60,7 @@ from engine.board import Board, PlacedTile, check_placement
 from engine.game import GameState, IllegalEvent, Place, advance
 from engine.lattice import Cell, LatticeMap, maps_onto, mirror_cell, mirror_image
 from engine.rules import Rules
-from engine.tiles import LARGE_MAX, Tile, canonical, format_corners
+from engine.tiles import LARGE_MAX, Tile, canonical, counted, format_corners
 from vision.added import frame_map
 from vision.crops import to_grey
 from vision.noise import noise_level
@@ -413,7 +413,7 @@ def _against_the_board(
         )
     if not added:
         if missing:
-            hidden = "1 tile of the board is" if len(missing) == 1 else f"{len(missing)} tiles of the board are"
+            hidden = counted(len(missing), "tile of the board is", "tiles of the board are")
             return Verdict("covered", f"{hidden} hidden")
         return Verdict("in_sync", "the table matches the game")
     if len(added) > 1:

@@ -13,7 +13,7 @@ from engine.board import Board, PlacedTile
 from engine.lattice import Cell, LatticeMap, maps_onto
 from engine.rules import Rules
 from engine.scoring import PlacementResult, judge_placement
-from engine.tiles import Tile
+from engine.tiles import Tile, counted
 from vision.crops import to_colour, to_grey, windows_around
 from vision.find import about_centre, edge_lengths
 from vision.records import ReadTile
@@ -112,7 +112,7 @@ def last_placement(
     if len(new) != 1:
         return None, f"{len(new)} tiles were added since the previous photo, not one"
     gone = len(earlier - {p.cell for p in current.placements})
-    missing = "1 tile of the previous photo is" if gone == 1 else f"{gone} tiles of the previous photo are"
+    missing = counted(gone, "tile of the previous photo is", "tiles of the previous photo are")
     note = f"{missing} missing" if gone else None
     if previous_is_known:
         result = judge_placement(previous.moved(mapping), new[0], rules)

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from engine.board import Board, Violation
+from engine.tiles import counted
 from vision.decode import UNSURE_BELOW
 from vision.find import median_side
 from vision.focus import BLURRED_ABOVE_UNREAD, blur_over, out_of_focus
@@ -112,7 +113,7 @@ def reading_notes(
     game cannot match."""
     notes = []
     if sight.unread:
-        tiles = "1 loose tile" if len(sight.unread) == 1 else f"{len(sight.unread)} loose tiles"
+        tiles = counted(len(sight.unread), "loose tile", "loose tiles")
         notes.append(f"{tiles} could not be read (table patterns, backs or tiles too small)")
     if sight.from_above:
         notes.append("the board is seen at a slant: its tiles were found in a view of it from straight above")
@@ -128,9 +129,8 @@ def reading_notes(
     if known is not None and len(known) and not sight.knows_the_board:
         notes.append("the game's board cannot be matched to the tiles in this photo")
     if unjoined := sum(v.kind == "no_edge_contact" for v in violations):
-        tiles_are = "1 tile is" if unjoined == 1 else f"{unjoined} tiles are"
         notes.append(
-            f"{tiles_are} not joined to the board in the photo: a hand, or tiles the reader did not find,"
-            " may hide what joins them"
+            f"{counted(unjoined, 'tile is', 'tiles are')} not joined to the board in the photo: a hand, or tiles"
+            " the reader did not find, may hide what joins them"
         )
     return notes
