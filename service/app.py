@@ -153,7 +153,7 @@ def _rules_or_422(name: str) -> str:
         raise HTTPException(422, f"unknown rule preset {name!r}; one of {', '.join(PRESETS)}") from None
 
 
-async def _photo(upload: UploadFile, name: str):
+async def _photo(upload: UploadFile, name: str) -> np.ndarray:
     return decode_image(await upload.read(), upload.filename or name)
 
 
@@ -323,7 +323,7 @@ def _add_game_routes(app: FastAPI, store: GameStore, reader: Callable[[], Reader
         pixels = await _photo(image, "image")
         return await run_in_threadpool(lambda: see_photo(session, pixels, opener))
 
-    def see_photo(session: GameSession, pixels, opener: int) -> dict:
+    def see_photo(session: GameSession, pixels: np.ndarray, opener: int) -> dict:
         """The answer of the look that committed the photo's last tile (else its only look), the
         game as it ends, and ``placements``: every tile the photo committed, in turn."""
         answers = session.look_at_photo(reader(), pixels, time.monotonic(), opener)

@@ -19,6 +19,8 @@ import cv2
 import numpy
 import onnxruntime
 
+from engine.tiles import counted
+
 CPUINFO = Path("/proc/cpuinfo")
 
 
@@ -37,7 +39,7 @@ def describe(cpuinfo: str | None = None, cores: int | None = None) -> str:
     flags = set(fields.get("flags", "").split())
     vectors = "AVX-512" if "avx512f" in flags else "AVX2, no AVX-512" if "avx2" in flags else None
     usable = cores if cores is not None else _usable_cores()
-    parts = [name, f"{usable} core{'s' if usable != 1 else ''}"] + ([vectors] if vectors else [])
+    parts = [name, counted(usable, "core", "cores")] + ([vectors] if vectors else [])
     libraries = f"onnxruntime {onnxruntime.__version__}, opencv {_opencv_version()}, numpy {numpy.__version__}"
     return f"machine: {', '.join(parts)}; {libraries}"
 
