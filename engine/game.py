@@ -81,7 +81,8 @@ def event_from_dict(data: dict) -> Event:
     for name, value in vars(event).items():
         values = value if isinstance(value, tuple) else (value,)
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-            raise IllegalEvent(f"bad {data['kind']} event: {name} must be integers")
+            what = "a list of integers" if isinstance(value, tuple) else "an integer"
+            raise IllegalEvent(f"bad {data['kind']} event: {name} must be {what}")
     if isinstance(event, Place):
         try:
             check_within_reach(event.cell)

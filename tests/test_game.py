@@ -213,6 +213,10 @@ def test_events_round_trip_through_json_shapes():
             event_from_dict(bad)
     with pytest.raises(IllegalEvent, match="corners must be a list of integers"):
         event_from_dict({"kind": "place", "player": 0, "cell": [0, 0], "corners": 5})
+    with pytest.raises(IllegalEvent, match="cell must be a list of integers"):
+        event_from_dict({"kind": "place", "player": 0, "cell": [0.5, 0], "corners": [5, 5, 5]})
+    with pytest.raises(IllegalEvent, match="player must be an integer"):  # one number, said as one
+        event_from_dict({"kind": "draw", "player": True})
     game = Game(["Ann", "Bob"])
     with pytest.raises(IllegalEvent, match="corners are three numbers"):  # the tile, refused in words
         game.apply(Place(0, (0, 0), (5, 5)))
