@@ -761,14 +761,19 @@ def _style_names() -> list[str]:
     return list(STYLES)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="triominoes", description="Read, validate and score Triominoes boards.")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+def _working_size_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--working-size",
+        type=_between(320, 4096, int),
+        metavar="PIXELS",
+        help="long side the photo is shrunk to for finding tiles (default 960; more finds smaller tiles, slower)",
+    )
 
+
+def _add_read(commands: argparse._SubParsersAction) -> None:
     read = commands.add_parser("read", help="read photos of a board: tiles, numbers, violations, last placement")
     read.add_argument("images", nargs="+", help="a photo; or, with --out, photos, folders or glob patterns")
-    size_help = "long side the photo is shrunk to for finding tiles (default 960; more finds smaller tiles, slower)"
-    read.add_argument("--working-size", type=_between(320, 4096, int), metavar="PIXELS", help=size_help)
+    _working_size_argument(read)
     read.add_argument("--previous", metavar="IMAGE", help="an earlier photo: find and score the tile added since")
     read.add_argument(
         "--board",
@@ -782,6 +787,8 @@ def build_parser() -> argparse.ArgumentParser:
     read.add_argument("--out", metavar="results.jsonl", help="read many photos, one JSON line each")
     read.set_defaults(run=_read)
 
+
+def _add_evaluate(commands: argparse._SubParsersAction) -> None:
     evaluation = commands.add_parser("evaluate", help="compare readings with studio truth: CSV rows and a summary")
     evaluation.add_argument("truth", help="a folder of truth files (from 'triominoes datasets render')")
     evaluation.add_argument("--pred", metavar="results.jsonl", help="readings to judge (default: read the photos now)")
@@ -797,25 +804,33 @@ def build_parser() -> argparse.ArgumentParser:
         help="read each photo as a live game does: knowing the board of the earlier photo's truth "
         "(the game's state) instead of reading that photo, which stands as the game's last frame",
     )
+    _working_size_argument(evaluation)
     evaluation.set_defaults(run=_evaluate)
 
-    evaluation.add_argument("--working-size", type=_between(320, 4096, int), metavar="PIXELS", help=size_help)
+
+def _add_score(commands: argparse._SubParsersAction) -> None:
     score = commands.add_parser("score", help="validate and score the last tile of a board file")
     score.add_argument("board", help="board file (JSON, see CONTRACT.md)")
     score.add_argument("--rules", help=f"rule preset: {', '.join(PRESETS)} (default: the file's, else pressman-us)")
     score.add_argument("--svg", metavar="OUT.svg", help="also draw the board, last tile and violations")
     score.set_defaults(run=_score)
 
+
+def _add_rules(commands: argparse._SubParsersAction) -> None:
     presets = commands.add_parser("rules", help="what each rule preset means, in a few sentences")
     presets.add_argument("preset", nargs="?", choices=list(PRESETS), help="only this preset")
     presets.set_defaults(run=_rules)
 
+
+def _add_simulate(commands: argparse._SubParsersAction) -> None:
     simulate = commands.add_parser("simulate", help="print a seeded legal board file (a game grown tile by tile)")
     simulate.add_argument("--seed", type=int, default=0)
     simulate.add_argument("--tiles", type=int, default=40, help="tiles on the board, 1..56")
     simulate.add_argument("--rules", choices=list(PRESETS), default=DEFAULT_PRESET)
     simulate.set_defaults(run=_simulate)
 
+
+def _add_datasets(commands: argparse._SubParsersAction) -> None:
     data = commands.add_parser("datasets", help="synthetic photos with ground truth, and training crops")
     data.add_argument(
         "action",
@@ -904,6 +919,8 @@ def build_parser() -> argparse.ArgumentParser:
     data.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
     data.set_defaults(run=_datasets)
 
+
+def _add_train(commands: argparse._SubParsersAction) -> None:
     training = commands.add_parser("train", help="train the corner classifier on studio crops and export ONNX")
     training.add_argument("--out", default="models/corner.onnx")
     training.add_argument("--seed", type=int, default=0)
@@ -911,6 +928,8 @@ def build_parser() -> argparse.ArgumentParser:
     training.add_argument("--epochs", type=int, default=10)
     training.set_defaults(run=_train)
 
+
+def _add_train_finder(commands: argparse._SubParsersAction) -> None:
     finder = commands.add_parser("train-finder", help="train the tile finder on studio photos and export ONNX")
     finder.add_argument("--out", default="models/finder.onnx")
     finder.add_argument("--seed", type=int, default=0)
@@ -918,6 +937,8 @@ def build_parser() -> argparse.ArgumentParser:
     finder.add_argument("--steps", type=int, default=7000)
     finder.set_defaults(run=_train_finder)
 
+
+def _add_serve(commands: argparse._SubParsersAction) -> None:
     serve = commands.add_parser("serve", help="the web service and its page (API docs at /docs)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
@@ -925,6 +946,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--cors-origin", action="append", help="allow this web origin (none by default)")
     serve.set_defaults(run=_serve)
 
+
+def _add_live(commands: argparse._SubParsersAction) -> None:
     live = commands.add_parser("live", help="keep a game's score from a camera, video file or folder of frames")
     live.add_argument("--source", required=True, help="camera index (0), video file, or folder of photos")
     live.add_argument(
@@ -971,6 +994,8 @@ def build_parser() -> argparse.ArgumentParser:
     live.add_argument("--verbose", action="store_true", help="print every change of status")
     live.set_defaults(run=_live)
 
+
+def _add_benchmark(commands: argparse._SubParsersAction) -> None:
     bench = commands.add_parser("benchmark", help="print speed and accuracy figures")
     bench.add_argument("target", choices=["engine", "studio", "classifier", "finder", "reader", "service"])
     bench.add_argument("--photos", type=_between(1, 1000, int), default=20, help="reader: photos to time")
@@ -990,6 +1015,25 @@ def build_parser() -> argparse.ArgumentParser:
         help="engine, studio: time to measure; service: time per run",
     )
     bench.set_defaults(run=_benchmark)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="triominoes", description="Read, validate and score Triominoes boards.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for add_command in (
+        _add_read,
+        _add_evaluate,
+        _add_score,
+        _add_rules,
+        _add_simulate,
+        _add_datasets,
+        _add_train,
+        _add_train_finder,
+        _add_serve,
+        _add_live,
+        _add_benchmark,
+    ):
+        add_command(commands)
     return parser
 
 
