@@ -21,7 +21,7 @@ from engine.lattice import cell_corners, point_xy
 from engine.rules import Rules, get_rules
 from engine.scoring import judge_last
 from engine.simulate import random_board
-from engine.tiles import LARGE_MAX, STANDARD_MAX, canonical, tile_set
+from engine.tiles import LARGE_MAX, STANDARD_MAX, Tile, canonical, tile_set
 
 LARGE_SET_SHARE = 0.15  # scenes played with the 0..6 set (the rest with the standard 0..5)
 RESOLUTIONS = [(640, 480), (800, 600), (1024, 768), (1280, 720), (1280, 960), (1600, 1200), (1920, 1080)]
@@ -165,37 +165,10 @@ def sample_scene(
     rng.shuffle(spare)
     font = tiles[0].font
     loose = int(rng.integers(0, 5)) if rng.uniform() < 0.6 and loose_tiles else 0
-    for tile in spare[:loose]:
-        spot = _free_spot(rng, taken, np.zeros(2), extent * 0.9 + 2 * side, 1.6 * side)
-        if spot is None:
-            continue
-        if np.linalg.norm(spot) < extent + side:
-            spot = spot / np.linalg.norm(spot) * (extent + side * rng.uniform(1.2, 2.5))
-            if any(np.linalg.norm(spot - t) < 1.6 * side for t in taken):
-                continue
-        numbers = tuple(int(n) for n in np.roll(tile.numbers, int(rng.integers(3))))
-        taken.append(spot)
-        tiles.append(
-            SceneTile(
-                _tile_on_table(spot, rng.uniform(0, 2 * math.pi), side), numbers, None, font, int(rng.integers(2**31))
-            )
-        )
+    loose_placed, taken = _loose_tiles(rng, spare[:loose], taken, extent, side, font)
+    tiles += loose_placed
     if rng.uniform() < 0.5:
-        pile_centre = rng.normal(0, 1, 2)
-        pile_centre = pile_centre / np.linalg.norm(pile_centre) * (extent + side * rng.uniform(2.5, 4))
-        for _ in range(int(rng.integers(1, 12))):
-            spot = _free_spot(rng, taken, pile_centre, side * 1.2, 1.25 * side)
-            if spot is not None:
-                taken.append(spot)
-                tiles.append(
-                    SceneTile(
-                        _tile_on_table(spot, rng.uniform(0, 2 * math.pi), side),
-                        None,
-                        None,
-                        font,
-                        int(rng.integers(2**31)),
-                    )
-                )
+        tiles += _pile(rng, taken, extent, side, font)
     camera = _sample_camera(rng, tiles, side, size)
     light = np.array([rng.normal(0, 0.5), rng.normal(0, 0.5), -1.0])
     options = {
@@ -232,6 +205,43 @@ def sample_scene(
         side_px,
         options,
     )
+
+
+def _loose_tiles(
+    rng: np.random.Generator, chosen: list[Tile], taken: list[np.ndarray], extent: float, side: float, font: int
+) -> tuple[list[SceneTile], list[np.ndarray]]:
+    """The ``chosen`` set tiles lying face up away from the board (one whose spot falls near the
+    board is pushed out past it), turned at random; and the spots now taken."""
+    taken = list(taken)
+    placed = []
+    for tile in chosen:
+        spot = _free_spot(rng, taken, np.zeros(2), extent * 0.9 + 2 * side, 1.6 * side)
+        if spot is None:
+            continue
+        if np.linalg.norm(spot) < extent + side:
+            spot = spot / np.linalg.norm(spot) * (extent + side * rng.uniform(1.2, 2.5))
+            if any(np.linalg.norm(spot - t) < 1.6 * side for t in taken):
+                continue
+        numbers = tuple(int(n) for n in np.roll(tile.numbers, int(rng.integers(3))))
+        taken.append(spot)
+        top = _tile_on_table(spot, rng.uniform(0, 2 * math.pi), side)
+        placed.append(SceneTile(top, numbers, None, font, int(rng.integers(2**31))))
+    return placed, taken
+
+
+def _pile(rng: np.random.Generator, taken: list[np.ndarray], extent: float, side: float, font: int) -> list[SceneTile]:
+    """A face-down pile of 1-11 tiles a little way beyond the board."""
+    taken = list(taken)
+    centre = rng.normal(0, 1, 2)
+    centre = centre / np.linalg.norm(centre) * (extent + side * rng.uniform(2.5, 4))
+    pile = []
+    for _ in range(int(rng.integers(1, 12))):
+        spot = _free_spot(rng, taken, centre, side * 1.2, 1.25 * side)
+        if spot is not None:
+            taken.append(spot)
+            top = _tile_on_table(spot, rng.uniform(0, 2 * math.pi), side)
+            pile.append(SceneTile(top, None, None, font, int(rng.integers(2**31))))
+    return pile
 
 
 def _sample_camera(rng: np.random.Generator, tiles: list[SceneTile], side: float, size=None) -> Camera:
