@@ -107,7 +107,7 @@ CASES = {
 
 def main(seconds: float = 10.0, game_counts: tuple[int, ...] = (1, 4)) -> None:
     frames = _frames()
-    print(f"live socket, {SAMPLE.name} 1280x960 (24 tiles) with fresh noise per frame, {seconds:.0f} s a run:")
+    print(f"live socket, {SAMPLE.name} 1280x960 (24 tiles) with fresh noise per frame, {seconds:g} s a run:")
     with tempfile.TemporaryDirectory() as folder:
         for case, live in CASES.items():
             server = BackgroundServer(Settings(database=f"{folder}/{len(case)}.sqlite3", live=live))
