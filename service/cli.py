@@ -916,7 +916,7 @@ def _add_datasets(commands: argparse._SubParsersAction) -> None:
         "render, crops: this share of the sets in another edition's layout (number size and place, "
         "pip arrangement; a light set's tone and ink, an edge line), as the classifier's training sees half of them",
     )
-    data.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
+    data.add_argument("--workers", type=_between(1, 256, int), default=None, help="processes (default: one per core)")
     data.set_defaults(run=_datasets)
 
 

@@ -322,6 +322,7 @@ def test_a_game_or_every_scene_is_played_with_the_set_asked_for(tmp_path):
         ["live", "--source", "X", "--rounds", "0"],
         ["live", "--source", "X", "--max-number", "4"],
         ["datasets", "render", "--out", "X", "--seed", "-1"],
+        ["datasets", "render", "--out", "X", "--workers", "0"],  # was taken as one per core, and -2 as one
         ["datasets", "render", "--out", "X", "--styles", "plaid"],
         ["datasets", "render"],
         ["datasets", "crops", "--out", "/no/such/folder/c.npz"],
