@@ -551,6 +551,14 @@ def _benchmark(args: argparse.Namespace) -> int:
     from service.machine import describe
 
     print(describe())  # speed figures compare only on one processor
+    try:
+        _run_benchmark(args)
+    except (FileNotFoundError, ModelError) as error:  # a model missing or unusable
+        raise InputError(str(error)) from None
+    return 0
+
+
+def _run_benchmark(args: argparse.Namespace) -> None:
     if args.target == "engine":
         from engine import bench
 
@@ -562,10 +570,7 @@ def _benchmark(args: argparse.Namespace) -> int:
     elif args.target == "reader":
         from vision import bench as reader_bench
 
-        try:
-            reader_bench.main(args.photos)
-        except (FileNotFoundError, ModelError) as error:
-            raise InputError(str(error)) from None
+        reader_bench.main(args.photos)
     elif args.target == "service":
         from service import bench as service_bench
 
@@ -575,10 +580,7 @@ def _benchmark(args: argparse.Namespace) -> int:
         from service.progress import progress
         from vision.find import DEFAULT_FINDER
 
-        try:
-            evaluate_finder.main(args.model or DEFAULT_FINDER, args.images or 150, report=progress, warmth=args.warmth)
-        except (FileNotFoundError, ModelError) as error:
-            raise InputError(str(error)) from None
+        evaluate_finder.main(args.model or DEFAULT_FINDER, args.images or 150, report=progress, warmth=args.warmth)
     elif args.target == "classifier":
         from models import evaluate
         from models.classifier import DEFAULT_MODEL
@@ -586,18 +588,14 @@ def _benchmark(args: argparse.Namespace) -> int:
 
         if args.confusion:
             _writable_picture(args.confusion, "--confusion")
-        try:
-            evaluate.main(
-                args.model or DEFAULT_MODEL,
-                args.images or 600,
-                args.confusion,
-                report=progress,
-                other_editions=args.other_editions,
-                warmth=args.warmth,
-            )
-        except (FileNotFoundError, ModelError) as error:
-            raise InputError(str(error)) from None
-    return 0
+        evaluate.main(
+            args.model or DEFAULT_MODEL,
+            args.images or 600,
+            args.confusion,
+            report=progress,
+            other_editions=args.other_editions,
+            warmth=args.warmth,
+        )
 
 
 def _serve(args: argparse.Namespace) -> int:
