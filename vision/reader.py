@@ -137,6 +137,31 @@ def _flipped(pixels: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(pixels[:, ::-1])
 
 
+@dataclass(frozen=True)
+class _CornersRead:
+    """A photo's outlines placed in its board's lattice (``fit``) and their corners classified:
+    per tile its cell (None: loose), its ``corners`` in the lattice's order, their
+    ``probabilities`` (N, 3, 8) and its ``outlines`` as found or completed; outlines the
+    wrong size for a face-up tile are ``set_aside`` with their own probabilities. ``grey``:
+    the corners were read with their colour taken away."""
+
+    fit: LatticeFit
+    cells: list[Cell | None]
+    corners: np.ndarray
+    probabilities: np.ndarray
+    outlines: np.ndarray
+    set_aside: np.ndarray
+    aside_probabilities: np.ndarray
+    grey: bool
+
+    def __post_init__(self) -> None:
+        tiles = len(self.cells)
+        if not len(self.corners) == len(self.probabilities) == len(self.outlines) == tiles:
+            raise ValueError("cells, corners, probabilities and outlines must hold one row per tile")
+        if len(self.set_aside) != len(self.aside_probabilities):
+            raise ValueError("set_aside and aside_probabilities must hold one row per outline")
+
+
 class Reader:
     def __init__(
         self,
@@ -497,14 +522,65 @@ class Reader:
         lap: Callable[[str], None],
         known: KnownBoard | None,
     ) -> Sight:
-        """The finder's outlines read: fit the lattice, classify the corners, complete the
-        board (and glue it again when that bridges a gap: ``_glued_again``), set backs apart and
-        decode; with a ``known`` board matched to the tiles read, decode again expecting its
-        tiles. Outlines the board's plane finds the wrong size to read are classified only as
-        backs (``back_sized``)."""
-        finder_outlines = outlines
+        """The finder's outlines read: their corners where the board's lattice puts them
+        (``_corners_read``), backs set apart, the face-up tiles decoded (``_numbers``) and
+        those worth reporting kept."""
         if len(outlines) > MOST_OUTLINES:
             return _a_pattern(first_look, len(outlines), fit_board(outlines[:0]), outlines)
+        seen = self._corners_read(image, outlines, first_look, lap)
+        unlike_numbers = unlike_any_number(seen.probabilities)
+        blank = blank_apart(seen.probabilities, seen.cells, unlike_numbers)
+        down = lying_face_down(unlike_numbers, blank)
+        holes = holes_in_the_board(seen.probabilities, seen.cells, seen.corners, unlike_numbers, blank, image)
+        face_up = np.nonzero(~down & ~holes)[0]
+        face_down = tuple(seen.outlines[i] for i in np.nonzero(down)[0])
+        face_down += tuple(seen.set_aside[unlike_any_number(seen.aside_probabilities)])
+        up_cells = [seen.cells[i] for i in face_up]
+        joined = sum(cell is not None for cell in up_cells)
+        if joined > MOST_TILES:
+            lap("decode")
+            return _a_pattern(first_look, joined, seen.fit, outlines)
+        read, max_number, expected, up_probabilities = self._numbers(image, seen, face_up, rules, known)
+        tiles_there = beside_the_board(read) & loose_faced_like_the_board(read, image)  # loose ones may be none
+        with_numbers = np.array([numbers_reported(t) for t in read], bool)
+        tiles = tuple(t for t, there, ok in zip(read, tiles_there, with_numbers) if there and ok)
+        unread = tuple(t.corners for t, there, ok in zip(read, tiles_there, with_numbers) if there and not ok)
+        read_probabilities = up_probabilities[tiles_there & with_numbers]
+        surely = read_surely(read_probabilities)
+        if too_unsure(surely):  # a known board's tiles read as the game has them stay sure
+            tiles = tuple(t if expected.get(t.cell) == t.numbers else _no_surer_than(t, surely) for t in tiles)
+        read_outlines = outlines_of(tiles)
+        room = len(tile_set(max_number)) - len(tiles)  # a set has no more tiles to lie face down
+        face_down = coloured_like(
+            like_the_read_tiles(face_down, read_outlines, seen.fit, first_look), read_outlines, image, room
+        )
+        unread = like_the_read_tiles(unread, read_outlines, seen.fit)
+        lap("decode")
+        sides = edge_lengths(read_outlines).mean(1) * first_look.scale
+        tile_side = float(np.median(sides)) if len(sides) else 0.0
+        lone_blank = bool((blank & ~down).any())
+        return Sight(
+            first_look.working_size,
+            tiles,
+            face_down,
+            unread,
+            lone_blank,
+            max_number,
+            tile_side,
+            seen.fit,
+            outlines,
+            knows_the_board=bool(expected),
+            scale=first_look.scale,
+            probabilities=read_probabilities,
+            greyed=seen.grey,
+        )
+
+    def _corners_read(
+        self, image: np.ndarray, outlines: np.ndarray, first_look: FirstLook, lap: Callable[[str], None]
+    ) -> _CornersRead:
+        """Fit the lattice, classify the corners, complete the board (and glue it again when
+        that bridges a gap: ``_glued_again``). Outlines the board's plane finds the wrong size
+        to read are set aside, classified only as backs might be (``back_sized``)."""
         fit = fit_board(outlines)
         sized = sized_like_the_board(outlines, fit)
         set_aside = outlines[~sized]
@@ -532,61 +608,26 @@ class Reader:
                 image, fit, list(fit.cells), fit.corners, probabilities, fit.corners, first_look, read_corners
             )
         lap("complete")
-        unlike_numbers = unlike_any_number(probabilities)
-        blank = blank_apart(probabilities, cells, unlike_numbers)
-        down = lying_face_down(unlike_numbers, blank)
-        holes = holes_in_the_board(probabilities, cells, ordered, unlike_numbers, blank, image)
-        face_up = np.nonzero(~down & ~holes)[0]
-        face_down = tuple(outlines[i] for i in np.nonzero(down)[0])
-        face_down += tuple(set_aside[unlike_any_number(aside_probabilities)])
-        up_probabilities, up_corners, up_cells = probabilities[face_up], ordered[face_up], [cells[i] for i in face_up]
-        joined = sum(cell is not None for cell in up_cells)
-        if joined > MOST_TILES:
-            lap("decode")
-            return _a_pattern(first_look, joined, fit, finder_outlines)
-        read, max_number, expected, decoded_probabilities = self._decoded(
-            image, fit, cells, grey, rules, known, up_probabilities, up_corners, up_cells
-        )
-        unsure_bare = unsure_for_bare_corners(read[: len(up_cells)], up_probabilities)
+        return _CornersRead(fit, cells, ordered, probabilities, outlines, set_aside, aside_probabilities, grey)
+
+    def _numbers(
+        self,
+        image: np.ndarray,
+        seen: _CornersRead,
+        face_up: np.ndarray,
+        rules: Rules,
+        known: KnownBoard | None,
+    ) -> tuple[list[ReadTile], int, dict[Cell, tuple[int, int, int]], np.ndarray]:
+        """The ``face_up`` tiles of ``seen`` decoded (``_decoded``), and decoded again with a
+        pip set's unsure bare corners taken as 0s where the board's own zeros show bare."""
+        probabilities, corners = seen.probabilities[face_up], seen.corners[face_up]
+        cells = [seen.cells[i] for i in face_up]
+        decode = partial(self._decoded, image, seen.fit, seen.cells, seen.grey, rules, known)
+        read, max_number, expected, decoded_probabilities = decode(probabilities, corners, cells)
+        unsure_bare = unsure_for_bare_corners(read[: len(cells)], probabilities)
         if unsure_bare.any() and zeros_show_bare(read, decoded_probabilities):
-            bare_as_zero = bare_read_as_zero(up_probabilities, unsure_bare)
-            read, max_number, expected, decoded_probabilities = self._decoded(
-                image, fit, cells, grey, rules, known, bare_as_zero, up_corners, up_cells
-            )
-        up_probabilities = decoded_probabilities
-        tiles_there = beside_the_board(read) & loose_faced_like_the_board(read, image)  # loose ones may be none
-        with_numbers = np.array([numbers_reported(t) for t in read], bool)
-        tiles = tuple(t for t, there, ok in zip(read, tiles_there, with_numbers) if there and ok)
-        unread = tuple(t.corners for t, there, ok in zip(read, tiles_there, with_numbers) if there and not ok)
-        read_probabilities = up_probabilities[tiles_there & with_numbers]
-        surely = read_surely(read_probabilities)
-        if too_unsure(surely):  # a known board's tiles read as the game has them stay sure
-            tiles = tuple(t if expected.get(t.cell) == t.numbers else _no_surer_than(t, surely) for t in tiles)
-        read_outlines = outlines_of(tiles)
-        room = len(tile_set(max_number)) - len(tiles)  # a set has no more tiles to lie face down
-        face_down = coloured_like(
-            like_the_read_tiles(face_down, read_outlines, fit, first_look), read_outlines, image, room
-        )
-        unread = like_the_read_tiles(unread, read_outlines, fit)
-        lap("decode")
-        sides = edge_lengths(read_outlines).mean(1) * first_look.scale
-        tile_side = float(np.median(sides)) if len(sides) else 0.0
-        lone_blank = bool((blank & ~down).any())
-        return Sight(
-            first_look.working_size,
-            tiles,
-            face_down,
-            unread,
-            lone_blank,
-            max_number,
-            tile_side,
-            fit,
-            finder_outlines,
-            knows_the_board=bool(expected),
-            scale=first_look.scale,
-            probabilities=read_probabilities,
-            greyed=grey,
-        )
+            return decode(bare_read_as_zero(probabilities, unsure_bare), corners, cells)
+        return read, max_number, expected, decoded_probabilities
 
     def _decoded(
         self,
