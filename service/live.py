@@ -60,7 +60,7 @@ from engine.board import Board, PlacedTile, check_placement
 from engine.game import GameState, IllegalEvent, Place, advance
 from engine.lattice import Cell, LatticeMap, maps_onto, mirror_cell, mirror_image
 from engine.rules import Rules
-from engine.tiles import LARGE_MAX, Tile, canonical, counted, format_corners
+from engine.tiles import LARGE_MAX, Corners, Tile, canonical, counted, format_corners
 from vision.added import frame_map
 from vision.crops import to_grey
 from vision.noise import noise_level
@@ -374,17 +374,7 @@ def _against_the_board(
     """``judge_view`` once the view's tiles are in the game's frame: ``seen`` their numbers by
     cell, ``unsure`` the cells read with a number flagged unsure."""
     state = record.state
-    missing, changed, corrections = [], [], []
-    for placed in state.board.placements:
-        now = seen.get(placed.cell)
-        if now is None:
-            missing.append(placed)
-        elif now == placed.corners or placed.cell in record.trusted or placed.cell in unsure:
-            continue  # read unsurely otherwise, the game's numbers stand
-        elif placed.cell in record.provisional or _confirmed_otherwise(placed, now, seen, state.board):
-            corrections.append((placed, now))
-        else:
-            changed.append((placed, now))
+    missing, changed, corrections = _the_game_seen(seen, unsure, record)
     # A placement the players took back, read again where it was, is not played again: a
     # phantom (studio game 2000705's 3-3-4, read beside the board for nine photos) came back as
     # each next player's tile as often as it was taken back.
@@ -429,6 +419,28 @@ def _against_the_board(
         )
     # Tiles missing besides are hidden, or missed.
     return _try_place(added[0], record, added[0].cell in unsure)
+
+
+def _the_game_seen(
+    seen: dict[Cell, Corners], unsure: set[Cell], record: GameRecord
+) -> tuple[list[PlacedTile], list[tuple[PlacedTile, Corners]], list[tuple[PlacedTile, Corners]]]:
+    """The game's placements as the view shows them: those ``missing`` from it, those read
+    otherwise (``changed``: moved or swapped on the table), and those whose new reading
+    corrects the game (a provisional placement, or one its neighbours confirm otherwise),
+    each with the numbers read. A placement read unsurely otherwise, or trusted, stands."""
+    board = record.state.board
+    missing, changed, corrections = [], [], []
+    for placed in board.placements:
+        now = seen.get(placed.cell)
+        if now is None:
+            missing.append(placed)
+        elif now == placed.corners or placed.cell in record.trusted or placed.cell in unsure:
+            continue
+        elif placed.cell in record.provisional or _confirmed_otherwise(placed, now, seen, board):
+            corrections.append((placed, now))
+        else:
+            changed.append((placed, now))
+    return missing, changed, corrections
 
 
 def _may_be_played_first(
