@@ -49,6 +49,7 @@ from vision.loose import alone_read_loose, beside_the_board, numbers_reported
 from vision.reader import (
     DECIDING_CORNERS,
     GREY_FROM_SIDE,
+    _CornersRead,
     read_colour_or_grey,
     seen_small,
 )
@@ -879,6 +880,16 @@ def test_a_first_look_is_checked_on_construction():
         FirstLook(np.zeros((4, 2)), 1.0, 960)
     with pytest.raises(ValueError):
         FirstLook(np.zeros((0, 3, 2)), 0.0, 960)
+
+
+def test_corners_read_hold_one_row_per_tile_and_per_outline_set_aside():
+    fit = fit_board(np.zeros((0, 3, 2)))
+    triangles, probabilities = np.zeros((2, 3, 2)), np.full((2, 3, 8), 1 / 8)
+    _CornersRead(fit, [(0, 0), None], triangles, probabilities, triangles, triangles[:1], probabilities[:1], False)
+    with pytest.raises(ValueError, match="one row per tile"):
+        _CornersRead(fit, [(0, 0)], triangles, probabilities, triangles, triangles[:0], probabilities[:0], False)
+    with pytest.raises(ValueError, match="one row per outline"):
+        _CornersRead(fit, [(0, 0), None], triangles, probabilities, triangles, triangles[:1], probabilities, False)
 
 
 def test_a_look_is_taken_for_too_close_when_it_reads_parts_of_tiles_or_tiles_too_large():

@@ -535,8 +535,7 @@ class Reader:
         face_up = np.nonzero(~down & ~holes)[0]
         face_down = tuple(seen.outlines[i] for i in np.nonzero(down)[0])
         face_down += tuple(seen.set_aside[unlike_any_number(seen.aside_probabilities)])
-        up_cells = [seen.cells[i] for i in face_up]
-        joined = sum(cell is not None for cell in up_cells)
+        joined = sum(seen.cells[i] is not None for i in face_up)
         if joined > MOST_TILES:
             lap("decode")
             return _a_pattern(first_look, joined, seen.fit, outlines)
